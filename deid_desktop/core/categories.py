@@ -1,0 +1,67 @@
+"""The PHI categories: one enum in one module; everything else imports it.
+
+Coarse categories are what the models predict and what external tools see; fine types
+(i2b2-2014 style) refine them for surrogate generation and reporting.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Category(str, Enum):
+    NAME = "NAME"
+    DATE = "DATE"
+    AGE = "AGE"
+    LOCATION = "LOCATION"
+    ORGANIZATION = "ORGANIZATION"
+    CONTACT = "CONTACT"
+    ID = "ID"
+    PROFESSION = "PROFESSION"
+
+    def __str__(self) -> str:  # so f-strings and CSV cells read "NAME", not "Category.NAME"
+        return self.value
+
+
+# Fine types per coarse category. "OTHER" is always allowed.
+FINE_TYPES: dict[Category, tuple[str, ...]] = {
+    Category.NAME: ("PATIENT", "DOCTOR", "RELATIVE", "USERNAME", "OTHER"),
+    Category.DATE: ("OTHER",),
+    Category.AGE: ("OTHER",),
+    Category.LOCATION: ("STREET", "CITY", "STATE", "ZIP", "COUNTRY", "OTHER"),
+    Category.ORGANIZATION: ("HOSPITAL", "COMPANY", "OTHER"),
+    Category.CONTACT: ("PHONE", "FAX", "EMAIL", "URL", "IPADDR"),
+    Category.ID: ("MRN", "SSN", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "OTHER"),
+    Category.PROFESSION: ("OTHER",),
+}
+
+# The order used to resolve conflicts when members disagree and no config overrides it
+# (001: names first, then locations, ages, organisations; pattern categories after).
+DEFAULT_PRIORITY: tuple[Category, ...] = (
+    Category.NAME,
+    Category.CONTACT,
+    Category.ID,
+    Category.DATE,
+    Category.AGE,
+    Category.LOCATION,
+    Category.ORGANIZATION,
+    Category.PROFESSION,
+)
+
+# Keyboard digits used by the review window to relabel / add spans (1..8).
+CATEGORY_KEYS: dict[str, Category] = {str(i + 1): c for i, c in enumerate(Category)}
+
+
+def parse_category(value: str) -> Category:
+    """Accepts "name", "NAME", "Category.NAME"; raises ValueError with the allowed values."""
+    v = value.strip().upper().removeprefix("CATEGORY.")
+    try:
+        return Category(v)
+    except ValueError:
+        allowed = ", ".join(c.value for c in Category)
+        raise ValueError(f"unknown PHI category {value!r}; expected one of {allowed}") from None
+
+
+def normalise_fine(category: Category, fine: str | None) -> str:
+    fine = (fine or "OTHER").strip().upper()
+    return fine if fine in FINE_TYPES[category] else "OTHER"

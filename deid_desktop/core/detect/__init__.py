@@ -1,0 +1,1 @@
+"""Finding PHI: rule detectors, the transformer member, and the ensemble that combines them."""

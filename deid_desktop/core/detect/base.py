@@ -1,0 +1,38 @@
+"""The detector interface and the registry every detector is listed in.
+
+A detector is one small class per concern (Presidio's recognizer idea): it takes the text of a
+document and returns spans. Rule detectors register themselves with ``@register``; the
+ensemble builds members from a TOML config by registry name.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Callable, ClassVar, Sequence
+
+from ..spans import Span
+
+DETECTORS: dict[str, type["Detector"]] = {}
+
+
+def register(name: str) -> Callable[[type["Detector"]], type["Detector"]]:
+    def deco(cls: type["Detector"]) -> type["Detector"]:
+        if name in DETECTORS and DETECTORS[name] is not cls:
+            raise ValueError(f"detector name {name!r} registered twice")
+        cls.name = name
+        DETECTORS[name] = cls
+        return cls
+
+    return deco
+
+
+class Detector(ABC):
+    name: ClassVar[str] = "detector"
+
+    @abstractmethod
+    def detect(self, text: str) -> list[Span]:
+        """Spans found in ``text``; offsets are into ``text``; ``source`` is ``self.name``."""
+
+    def detect_many(self, texts: Sequence[str]) -> list[list[Span]]:
+        """Batch form; detectors with a per-call cost (models) override it."""
+        return [self.detect(t) for t in texts]
