@@ -1,0 +1,48 @@
+# Two commands on a fresh machine: `make run` and `make test`. Everything else is optional.
+PY      ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+
+.PHONY: run test test-all model model-if-missing install sysdeps samples bench screenshots clean
+
+$(STAMP): pyproject.toml constraints.txt
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip setuptools wheel
+	# torch first, from the constraints file, so nothing pulls a CUDA build (see README, GPU).
+	$(BIN)/pip install -q -c constraints.txt torch
+	$(BIN)/pip install -q -c constraints.txt -e '.[test]'
+	touch $(STAMP)
+
+sysdeps:
+	@bash packaging/install-sysdeps.sh
+
+install: sysdeps $(STAMP)
+
+# Build the default ensemble's transformer members (synthetic corpus → fine-tune MiniLM).
+model: install
+	$(BIN)/deid-desktop build-model
+
+model-if-missing: install
+	$(BIN)/deid-desktop build-model --if-missing
+
+run: model-if-missing
+	$(BIN)/deid-desktop gui --open resources/samples
+
+test: install
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -p no:cacheprovider
+
+samples: install
+	$(BIN)/python resources/samples/make_samples.py
+
+bench: install
+	$(BIN)/python benchmarks/rules_throughput.py
+
+screenshots: install
+	bash packaging/install-sysdeps.sh --with-xvfb
+	$(BIN)/python benchmarks/screenshots.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

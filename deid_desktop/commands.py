@@ -1,0 +1,1 @@
+"""Sub-commands beyond detect/deidentify, registered into the CLI parser."""

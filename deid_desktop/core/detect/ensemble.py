@@ -1,0 +1,409 @@
+"""The ensemble: members (rule sets, transformers, any registered detector) combined by a
+strategy chosen in a TOML file under ``resources/ensembles/``.
+
+Strategies (all decide per word token, then rebuild spans):
+  union     001 — a word is PHI if any member says so; its category comes from the member
+            highest in ``priority`` that tagged it.
+  majority  003 — a word is PHI if more than half of the members say so; a tie is decided by
+            ``tie_breaker`` (the best member on validation data).
+  soft_vote 002 — p = sum_m w_m * score_m(word) with weights fitted in closed form by
+            minimising the Brier score (weights.py); PHI if p >= threshold.
+"""
+
+from __future__ import annotations
+
+import logging
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ..categories import Category
+from ..errors import ConfigError
+from ..paths import models_dir, resource
+from ..spans import Span, sort_spans
+from ..text import words
+from .base import DETECTORS, Detector
+
+log = logging.getLogger(__name__)
+
+STRATEGIES = ("union", "majority", "soft_vote")
+
+
+@dataclass
+class MemberConfig:
+    name: str
+    type: str  # "rules" | "transformer" | a registered detector name
+    weight: float = 1.0
+    options: dict[str, Any] = field(default_factory=dict)
+    optional: bool = False  # a missing model makes the ensemble run without it instead of failing
+
+
+@dataclass
+class EnsembleConfig:
+    strategy: str = "union"
+    members: list[MemberConfig] = field(default_factory=list)
+    priority: list[str] = field(default_factory=list)  # member names, most trusted first
+    threshold: float = 0.5
+    tie_breaker: str | None = None
+    source_path: str | None = None
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> "EnsembleConfig":
+        p = Path(path) if path else resource("ensembles", "default.toml")
+        try:
+            data = tomllib.loads(p.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ConfigError(f"ensemble configuration {p} does not exist") from None
+        except tomllib.TOMLDecodeError as e:
+            raise ConfigError(f"ensemble configuration {p.name} is not valid TOML: {e}") from None
+        cfg = cls.from_dict(data)
+        cfg.source_path = str(p)
+        return cfg
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "EnsembleConfig":
+        ens = data.get("ensemble", {})
+        members = []
+        for m in data.get("member", []):
+            m = dict(m)
+            try:
+                name = m.pop("name")
+                mtype = m.pop("type")
+            except KeyError as e:
+                raise ConfigError(f"ensemble member is missing {e.args[0]!r}") from None
+            members.append(
+                MemberConfig(
+                    name=name,
+                    type=mtype,
+                    weight=float(m.pop("weight", 1.0)),
+                    optional=bool(m.pop("optional", False)),
+                    options=m,
+                )
+            )
+        cfg = cls(
+            strategy=ens.get("strategy", "union"),
+            members=members,
+            priority=list(ens.get("priority", [])),
+            threshold=float(ens.get("threshold", 0.5)),
+            tie_breaker=ens.get("tie_breaker"),
+        )
+        cfg.validate()
+        return cfg
+
+    def validate(self) -> None:
+        if self.strategy not in STRATEGIES:
+            raise ConfigError(f"unknown ensemble strategy {self.strategy!r}; expected one of {', '.join(STRATEGIES)}")
+        names = [m.name for m in self.members]
+        if not names:
+            raise ConfigError("the ensemble has no members")
+        if len(set(names)) != len(names):
+            raise ConfigError("ensemble member names must be unique")
+        for p in self.priority:
+            if p not in names:
+                raise ConfigError(f"priority names unknown member {p!r}")
+        if self.tie_breaker and self.tie_breaker not in names:
+            raise ConfigError(f"tie_breaker names unknown member {self.tie_breaker!r}")
+        if not 0.0 < self.threshold <= 1.0:
+            raise ConfigError("threshold must be in (0, 1]")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ensemble": {
+                "strategy": self.strategy,
+                "priority": self.priority,
+                "threshold": self.threshold,
+                **({"tie_breaker": self.tie_breaker} if self.tie_breaker else {}),
+            },
+            "member": [
+                {"name": m.name, "type": m.type, "weight": m.weight, "optional": m.optional, **m.options}
+                for m in self.members
+            ],
+        }
+
+
+def resolve_model_dir(spec: str | Path) -> Path | None:
+    """A model folder: an explicit folder with config.json, or ``models/<name>`` whose
+    ``CURRENT`` file names the version folder. None if nothing usable is there."""
+    p = Path(spec)
+    if not p.is_absolute() and not p.exists():
+        p = models_dir() / spec
+    if (p / "config.json").is_file():
+        return p
+    current = p / "CURRENT"
+    if current.is_file():
+        v = p / current.read_text(encoding="utf-8").strip()
+        if (v / "config.json").is_file():
+            return v
+    return None
+
+
+def build_member(mc: MemberConfig, *, inclusion=None, model_override: str | None = None) -> Detector | None:
+    if mc.type == "rules":
+        from .rules import RuleSet
+
+        return RuleSet(mc.options.get("detectors"), inclusion=inclusion)
+    if mc.type == "transformer":
+        from .transformer import TransformerDetector
+
+        spec = model_override or mc.options.get("model")
+        if not spec:
+            raise ConfigError(f"transformer member {mc.name!r} names no model")
+        path = resolve_model_dir(spec)
+        if path is None:
+            if mc.optional:
+                log.warning("model for ensemble member %s not found; running without it", mc.name)
+                return None
+            raise ConfigError(f"model folder for member {mc.name!r} not found: {spec}")
+        opts = {k: v for k, v in mc.options.items() if k in ("device", "batch_size", "label_map", "max_length", "quantize")}
+        det = TransformerDetector(str(path), name=mc.name, **opts)
+        if inclusion is not None:
+            det.inclusion = inclusion
+        return det
+    if mc.type in DETECTORS:
+        det = DETECTORS[mc.type](**mc.options)
+        return det
+    raise ConfigError(f"ensemble member {mc.name!r} has unknown type {mc.type!r}")
+
+
+class Ensemble(Detector):
+    name = "ensemble"
+
+    def __init__(
+        self,
+        config: EnsembleConfig,
+        members: dict[str, Detector],
+        *,
+        inclusion=None,
+        weights: dict[str, float] | None = None,
+    ):
+        self.config = config
+        self.members = members  # name -> detector, only those that loaded
+        self.inclusion = inclusion
+        self.missing = [m.name for m in config.members if m.name not in members]
+        order = config.priority or [m.name for m in config.members]
+        order += [m.name for m in config.members if m.name not in order]
+        self.order = [n for n in order if n in members]
+        w = {m.name: m.weight for m in config.members}
+        if weights:
+            w.update(weights)
+        self.weights = self._normalised({n: w.get(n, 1.0) for n in self.order})
+
+    @staticmethod
+    def _normalised(w: dict[str, float]) -> dict[str, float]:
+        total = sum(max(0.0, v) for v in w.values())
+        if total <= 0:
+            return {k: 1.0 / len(w) for k in w} if w else {}
+        return {k: max(0.0, v) / total for k, v in w.items()}
+
+    @classmethod
+    def from_config(
+        cls,
+        config: EnsembleConfig | str | Path | None = None,
+        *,
+        inclusion=None,
+        weights: dict[str, float] | None = None,
+        model_overrides: dict[str, str] | None = None,
+    ) -> "Ensemble":
+        cfg = config if isinstance(config, EnsembleConfig) else EnsembleConfig.load(config)
+        if inclusion is None:
+            from .inclusion import InclusionList
+
+            inclusion = InclusionList.default()
+        members: dict[str, Detector] = {}
+        for mc in cfg.members:
+            det = build_member(mc, inclusion=inclusion, model_override=(model_overrides or {}).get(mc.name))
+            if det is not None:
+                members[mc.name] = det
+        if not members:
+            raise ConfigError("no ensemble member could be loaded")
+        return cls(cfg, members, inclusion=inclusion, weights=weights)
+
+    # -- running ------------------------------------------------------------------------
+    @property
+    def rules_only(self) -> bool:
+        return all(getattr(d, "name", "") == "rules" or d.__class__.__name__ == "RuleSet" for d in self.members.values())
+
+    def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "strategy": self.config.strategy,
+            "members": {},
+            "missing": self.missing,
+            "weights": {k: round(v, 4) for k, v in self.weights.items()},
+        }
+        for n, d in self.members.items():
+            desc = d.describe() if hasattr(d, "describe") else {"type": type(d).__name__}
+            out["members"][n] = desc
+        return out
+
+    def member_spans(self, texts: Sequence[str], progress: Callable[[str], None] | None = None) -> list[dict[str, list[Span]]]:
+        per_doc: list[dict[str, list[Span]]] = [{} for _ in texts]
+        for n in self.order:
+            if progress:
+                progress(n)
+            results = self.members[n].detect_many(list(texts))
+            for i, spans in enumerate(results):
+                per_doc[i][n] = [s.with_(source=n) if s.source != n else s for s in spans]
+        return per_doc
+
+    def detect(self, text: str) -> list[Span]:
+        return self.detect_many([text])[0]
+
+    def detect_many(self, texts: Sequence[str]) -> list[list[Span]]:
+        return [self.combine(t, ms) for t, ms in zip(texts, self.member_spans(texts))]
+
+    # -- combining ----------------------------------------------------------------------
+    def combine(self, text: str, by_member: dict[str, list[Span]], strategy: str | None = None) -> list[Span]:
+        strategy = strategy or self.config.strategy
+        toks = words(text)
+        if not toks:
+            return []
+        names = [n for n in self.order if n in by_member]
+        votes = token_votes(toks, {n: by_member[n] for n in names})
+        decided: list[tuple[Category, float, str] | None] = []
+        for t in range(len(toks)):
+            tv = {n: votes[n][t] for n in names if votes[n][t] is not None}
+            decided.append(self._decide(tv, names, strategy))
+        return rebuild_spans(text, toks, decided, by_member)
+
+    def _decide(self, tv: dict[str, Span], names: list[str], strategy: str) -> tuple[Category, float, str] | None:
+        if not tv:
+            return None
+        if strategy == "union":
+            best = next(n for n in names if n in tv)
+            return tv[best].category, max(s.score for s in tv.values()), best
+        if strategy == "majority":
+            n_yes, n_all = len(tv), len(names)
+            tb = self.config.tie_breaker or names[0]
+            if 2 * n_yes < n_all or (2 * n_yes == n_all and tb not in tv):
+                return None
+            counts: dict[Category, int] = {}
+            for s in tv.values():
+                counts[s.category] = counts.get(s.category, 0) + 1
+            top = max(counts.values())
+            cats = [c for c, k in counts.items() if k == top]
+            if len(cats) > 1 and tb in tv and tv[tb].category in cats:
+                cat = tv[tb].category
+            else:
+                cat = next(tv[n].category for n in names if n in tv and tv[n].category in cats)
+            src = next(n for n in names if n in tv and tv[n].category == cat)
+            return cat, float(np.mean([s.score for s in tv.values()])), src
+        # soft vote
+        p = sum(self.weights.get(n, 0.0) * s.score for n, s in tv.items())
+        if p < self.config.threshold:
+            return None
+        per_cat: dict[Category, float] = {}
+        for n, s in tv.items():
+            per_cat[s.category] = per_cat.get(s.category, 0.0) + self.weights.get(n, 0.0) * s.score
+        cat = max(per_cat, key=per_cat.get)
+        src = max((n for n in tv if tv[n].category == cat), key=lambda n: self.weights.get(n, 0.0) * tv[n].score)
+        return cat, float(min(1.0, p)), src
+
+
+def token_votes(toks: list[tuple[int, int]], by_member: dict[str, list[Span]]) -> dict[str, list[Span | None]]:
+    """For each member, the span (if any) that covers each word token. When a member has two
+    spans over one word, the higher-scoring one counts."""
+    out: dict[str, list[Span | None]] = {}
+    starts = np.array([s for s, _ in toks])
+    ends = np.array([e for _, e in toks])
+    for n, spans in by_member.items():
+        col: list[Span | None] = [None] * len(toks)
+        for sp in spans:
+            lo = int(np.searchsorted(ends, sp.start, side="right"))
+            hi = int(np.searchsorted(starts, sp.end, side="left"))
+            for t in range(lo, hi):
+                cur = col[t]
+                if cur is None or sp.score > cur.score:
+                    col[t] = sp
+        out[n] = col
+    return out
+
+
+def rebuild_spans(
+    text: str,
+    toks: list[tuple[int, int]],
+    decided: list[tuple[Category, float, str] | None],
+    by_member: dict[str, list[Span]],
+) -> list[Span]:
+    """Group consecutive PHI words of one category into spans. Two words join when the gap
+    between them is covered by one member span of that category, or is spaces only (no line
+    break). Span edges then widen over non-word characters that a member of the same category
+    included (the "(" of "(09) 555 1234"), never over other words."""
+    groups: list[list[int]] = []
+    for t, d in enumerate(decided):
+        if d is None:
+            continue
+        if groups:
+            last = groups[-1][-1]
+            pd = decided[last]
+            if last == t - 1 and pd is not None and pd[0] == d[0]:
+                gs, ge = toks[last][1], toks[t][0]
+                gap = text[gs:ge]
+                covered = any(
+                    sp.category == d[0] and sp.start <= toks[last][0] and sp.end >= toks[t][1]
+                    for spans in by_member.values()
+                    for sp in spans
+                )
+                if covered or (gap.strip(" \t") == "" and "\n" not in gap and "\r" not in gap):
+                    groups[-1].append(t)
+                    continue
+        groups.append([t])
+    out: list[Span] = []
+    for g in groups:
+        cat, _, _ = decided[g[0]]
+        s, e = toks[g[0]][0], toks[g[-1]][1]
+        lo_lim = toks[g[0] - 1][1] if g[0] > 0 else 0
+        hi_lim = toks[g[-1] + 1][0] if g[-1] + 1 < len(toks) else len(text)
+        contributors = [
+            (n, sp) for n, spans in by_member.items() for sp in spans if sp.category == cat and sp.start < e and sp.end > s
+        ]
+        for _, sp in contributors:
+            if lo_lim <= sp.start < s:
+                s = sp.start
+            if e < sp.end <= hi_lim:
+                e = sp.end
+        score = max(decided[t][1] for t in g)
+        members = tuple(dict.fromkeys(n for n, _ in contributors))
+        fines = [sp.fine for n in members for _, sp in [c for c in contributors if c[0] == n] if sp.fine != "OTHER"]
+        src = decided[g[0]][2]
+        out.append(Span(s, e, cat, fines[0] if fines else "OTHER", score, source=src, members=members))
+    return sort_spans(out)
+
+
+def member_token_matrix(
+    text: str, by_member: dict[str, list[Span]], gold: list[Span], names: Sequence[str]
+) -> tuple[np.ndarray, np.ndarray]:
+    """F (tokens, members) of member PHI scores and y (tokens,) of gold PHI labels for one
+    document — the data the Brier fit runs on."""
+    toks = words(text)
+    if not toks:
+        return np.zeros((0, len(names))), np.zeros(0)
+    votes = token_votes(toks, {n: by_member.get(n, []) for n in names})
+    F = np.array([[votes[n][t].score if votes[n][t] is not None else 0.0 for n in names] for t in range(len(toks))])
+    gv = token_votes(toks, {"gold": gold})["gold"]
+    y = np.array([1.0 if g is not None else 0.0 for g in gv])
+    return F, y
+
+
+def fit_ensemble_weights(
+    ensemble: Ensemble, docs: Sequence[tuple[str, list[Span]]]
+) -> dict[str, float]:
+    """Fit soft-vote weights on (text, gold spans) pairs; returns {member: weight}."""
+    from .weights import fit_brier_weights
+
+    names = list(ensemble.order)
+    texts = [t for t, _ in docs]
+    ms = ensemble.member_spans(texts)
+    Fs, ys = [], []
+    for (text, gold), by_member in zip(docs, ms):
+        F, y = member_token_matrix(text, by_member, gold, names)
+        Fs.append(F)
+        ys.append(y)
+    F = np.concatenate(Fs) if Fs else np.zeros((0, len(names)))
+    y = np.concatenate(ys) if ys else np.zeros(0)
+    if len(y) == 0:
+        return dict(ensemble.weights)
+    w = fit_brier_weights(F, y)
+    return {n: float(v) for n, v in zip(names, w)}
