@@ -1,0 +1,461 @@
+"""Detection results and the reviewer's decisions about them.
+
+Every method here commits before it returns: when ``decide`` hands back a decision id, the
+decision is in the WAL and fsynced, so killing the process cannot lose it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Iterable
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..categories import Category, normalise_fine, parse_category
+from ..spans import REVIEWER, Span, merge_overlapping, sort_spans
+from .database import Database
+from .documents import current_span_filter, dump_json
+from .errors import InvalidDecision, InvalidSpan, RecordNotFound, WorkspaceError
+from .models import DetectionRun, DocumentRecord, ReviewDecision, SpanRecord, utc_now
+from .replay import WITHDRAWN, initial_state, replay, undone_ids
+from .rows import DecisionAction, DecisionRow, DocStatus, SpanRow
+
+UNREVIEWED_POLICIES = ("accept", "reject")
+_STATUSES_BEFORE_REVIEW = (DocStatus.IMPORTED.value, DocStatus.DETECTED.value)
+
+
+class ReviewRepository:
+    _db: Database
+
+    # ---------------------------------------------------------------- detection
+
+    def start_detection_run(self, *, config: dict, model_versions: dict, device: str) -> int:
+        with self._db.writing() as session:
+            run = DetectionRun(
+                config_json=dump_json(config),
+                model_versions_json=dump_json(model_versions),
+                device=device,
+                started_at=utc_now(),
+            )
+            session.add(run)
+            session.flush()
+            return run.id
+
+    def finish_detection_run(self, run_id: int, *, seconds: float, documents: int) -> None:
+        with self._db.writing() as session:
+            run = session.get(DetectionRun, run_id)
+            if run is None:
+                raise RecordNotFound(f"no detection run with id {run_id}")
+            run.finished_at = utc_now()
+            run.seconds = float(seconds)
+            run.documents = int(documents)
+
+    def save_detections(self, document_id: int, run_id: int, spans: list[Span]) -> list[int]:
+        """Replace the document's undecided spans with ``spans``; decided spans stay.
+
+        A new span that overlaps a span the reviewer already decided on (accepted, rejected,
+        added) is not stored: the reviewer has judged that text, and two overlapping final
+        spans could not both be replaced on export. Returns the ids of the stored spans in
+        the order of ``spans``.
+        """
+        with self._db.writing() as session:
+            document = _document_with_text(session, document_id)
+            length = _text_length(session, document_id)
+            if session.get(DetectionRun, run_id) is None:
+                raise RecordNotFound(f"no detection run with id {run_id}")
+            for span in spans:
+                _check_offsets(document_id, span.start, span.end, length)
+            decided: list[tuple[int, int]] = []
+            for record in _current_spans(session, document_id):
+                if record.state == "undecided":
+                    record.superseded_by_run_id = run_id
+                else:
+                    decided.append((record.current_start, record.current_end))
+            now = utc_now()
+            stored: list[SpanRecord] = []
+            for span in spans:
+                if any(span.start < end and start < span.end for start, end in decided):
+                    continue
+                record = SpanRecord(
+                    document_id=document_id,
+                    detection_run_id=run_id,
+                    start=span.start,
+                    end=span.end,
+                    category=span.category.value,
+                    fine=span.fine,
+                    score=span.score,
+                    source=span.source,
+                    members_json=dump_json(list(span.members)),
+                    state="undecided",
+                    current_start=span.start,
+                    current_end=span.end,
+                    current_category=span.category.value,
+                    current_fine=span.fine,
+                    created_at=now,
+                )
+                session.add(record)
+                stored.append(record)
+            document.status = DocStatus.DETECTED.value
+            document.updated_at = now
+            session.flush()
+            return [record.id for record in stored]
+
+    def list_spans(self, document_id: int) -> list[SpanRow]:
+        with self._db.reading() as session:
+            text = _document_with_text(session, document_id).text or ""
+            return [_span_row(record, text) for record in _current_spans(session, document_id)]
+
+    # ------------------------------------------------------------------- review
+
+    def decide(
+        self,
+        span_id: int,
+        action: DecisionAction,
+        *,
+        reviewer: str,
+        category: Category | None = None,
+        fine: str | None = None,
+        start: int | None = None,
+        end: int | None = None,
+        batch: str | None = None,
+    ) -> int:
+        action = DecisionAction(action)
+        if action is DecisionAction.ADD:
+            raise InvalidDecision("use add_span to add a span")
+        if action is DecisionAction.UNDO:
+            raise InvalidDecision("use undo_decision to undo a decision")
+        _check_reviewer(reviewer)
+        with self._db.writing() as session:
+            span = _decidable_span(session, span_id)
+            decision = ReviewDecision(
+                span_id=span.id,
+                document_id=span.document_id,
+                action=action.value,
+                reviewer=reviewer,
+                batch=batch,
+                created_at=utc_now(),
+            )
+            if action is DecisionAction.RELABEL:
+                if start is not None or end is not None:
+                    raise InvalidDecision("a relabel changes the category, not the offsets")
+                if category is None and fine is None:
+                    raise InvalidDecision("a relabel needs a category or a fine type")
+                new_category = (
+                    parse_category(str(category)) if category is not None
+                    else Category(span.current_category)
+                )
+                if fine is None and new_category.value == span.current_category:
+                    fine = span.current_fine
+                decision.category = new_category.value
+                decision.fine = normalise_fine(new_category, fine)
+            elif action is DecisionAction.RESIZE:
+                if category is not None or fine is not None:
+                    raise InvalidDecision("a resize changes the offsets, not the category")
+                if start is None or end is None:
+                    raise InvalidDecision("a resize needs both start and end")
+                _check_offsets(span.document_id, start, end, _text_length(session, span.document_id))
+                decision.start, decision.end = start, end
+            elif any(v is not None for v in (category, fine, start, end)):
+                raise InvalidDecision(f"{action.value} takes no category or offsets")
+            session.add(decision)
+            session.flush()
+            _refresh_span(session, span)
+            _mark_in_review(session, span.document_id)
+            return decision.id
+
+    def add_span(
+        self,
+        document_id: int,
+        start: int,
+        end: int,
+        category: Category,
+        fine: str = "OTHER",
+        *,
+        reviewer: str,
+        batch: str | None = None,
+    ) -> int:
+        _check_reviewer(reviewer)
+        category = parse_category(str(category))
+        fine = normalise_fine(category, fine)
+        with self._db.writing() as session:
+            _document_with_text(session, document_id)
+            _check_offsets(document_id, start, end, _text_length(session, document_id))
+            now = utc_now()
+            span = SpanRecord(
+                document_id=document_id,
+                detection_run_id=None,
+                start=start,
+                end=end,
+                category=category.value,
+                fine=fine,
+                score=1.0,
+                source=REVIEWER,
+                members_json="[]",
+                state=WITHDRAWN,
+                current_start=start,
+                current_end=end,
+                current_category=category.value,
+                current_fine=fine,
+                created_at=now,
+            )
+            session.add(span)
+            session.flush()
+            session.add(
+                ReviewDecision(
+                    span_id=span.id,
+                    document_id=document_id,
+                    action=DecisionAction.ADD.value,
+                    reviewer=reviewer,
+                    category=category.value,
+                    fine=fine,
+                    start=start,
+                    end=end,
+                    batch=batch,
+                    created_at=now,
+                )
+            )
+            session.flush()
+            _refresh_span(session, span)
+            _mark_in_review(session, document_id)
+            return span.id
+
+    def undo_decision(self, decision_id: int, *, reviewer: str) -> int:
+        """Append an UNDO of ``decision_id`` (undoing an UNDO re-applies the original);
+        returns the id of the UNDO decision."""
+        _check_reviewer(reviewer)
+        with self._db.writing() as session:
+            return _undo(session, decision_id, reviewer)
+
+    def undo_batch(self, batch: str, *, reviewer: str) -> list[int]:
+        """Undo, in one transaction, every decision of a batch ("accept all identical") that
+        is still in force; returns the ids of the UNDO decisions."""
+        _check_reviewer(reviewer)
+        with self._db.writing() as session:
+            targets = session.scalars(
+                select(ReviewDecision)
+                .where(
+                    ReviewDecision.batch == batch,
+                    ReviewDecision.action != DecisionAction.UNDO.value,
+                )
+                .order_by(ReviewDecision.id.desc())
+            ).all()
+            in_force = [t for t in targets if t.id not in _undone_for_spans(session, [t.span_id])]
+            return [_undo(session, t.id, reviewer) for t in in_force]
+
+    def decisions(
+        self, *, document_id: int | None = None, since_id: int | None = None
+    ) -> list[DecisionRow]:
+        """The decision log in the order it was written, with whether each one is undone."""
+        with self._db.reading() as session:
+            stmt = select(ReviewDecision).order_by(ReviewDecision.id)
+            undo_stmt = select(ReviewDecision).where(
+                ReviewDecision.action == DecisionAction.UNDO.value
+            )
+            if document_id is not None:
+                stmt = stmt.where(ReviewDecision.document_id == document_id)
+                undo_stmt = undo_stmt.where(ReviewDecision.document_id == document_id)
+            if since_id is not None:
+                stmt = stmt.where(ReviewDecision.id > since_id)
+            undone = undone_ids(session.scalars(undo_stmt))
+            return [_decision_row(d, undone) for d in session.scalars(stmt)]
+
+    def final_spans(self, document_id: int, *, unreviewed_policy: str = "accept") -> list[Span]:
+        """The spans an export replaces, at their decided offsets and categories.
+
+        Accepted, added, relabelled and resized spans always; undecided ones only under the
+        "accept" policy. The result never overlaps, because export cannot replace the same
+        characters twice: where spans overlap, a reviewer's decision wins over an undecided
+        detection, and among equals same-category spans are merged and otherwise the
+        longer span wins.
+        """
+        if unreviewed_policy not in UNREVIEWED_POLICIES:
+            raise ValueError(
+                f"unknown unreviewed policy {unreviewed_policy!r}; expected accept or reject"
+            )
+        with self._db.reading() as session:
+            _document_with_text(session, document_id)
+            spans = [(r.state, _final_span(r)) for r in _current_spans(session, document_id)]
+        decided = merge_overlapping(s for state, s in spans if state in ("accepted", "added"))
+        if unreviewed_policy == "reject":
+            return decided
+        undecided = [
+            s for state, s in spans
+            if state == "undecided" and not any(s.overlaps(d) for d in decided)
+        ]
+        return sort_spans(decided + merge_overlapping(undecided))
+
+    def replay_decisions(self) -> int:
+        """Recompute every span's cached state from the decision log; returns how many
+        spans were out of step. The log is the truth, so this is always safe to run."""
+        changed = 0
+        with self._db.writing() as session:
+            for span in session.scalars(select(SpanRecord).order_by(SpanRecord.id)):
+                before = (span.state, span.current_start, span.current_end,
+                          span.current_category, span.current_fine)
+                _refresh_span(session, span)
+                after = (span.state, span.current_start, span.current_end,
+                         span.current_category, span.current_fine)
+                changed += before != after
+        return changed
+
+
+# ------------------------------------------------------------------- helpers
+
+
+def _check_reviewer(reviewer: str) -> None:
+    if not reviewer or not reviewer.strip():
+        raise InvalidDecision("a decision needs the reviewer's name")
+
+
+def _check_offsets(document_id: int, start: int, end: int, length: int) -> None:
+    if not (0 <= start < end <= length):
+        raise InvalidSpan(
+            f"span {start}..{end} lies outside document {document_id} ({length} characters)"
+        )
+
+
+def _document_with_text(session: Session, document_id: int) -> DocumentRecord:
+    document = session.get(DocumentRecord, document_id)
+    if document is None:
+        raise RecordNotFound(f"no document with id {document_id}")
+    if document.status == DocStatus.ERROR.value:
+        raise WorkspaceError(f"{document.name}: failed to import, so it has no spans")
+    return document
+
+
+def _text_length(session: Session, document_id: int) -> int:
+    # Measured in Python: SQLite's length() stops at the first NUL, which extracted text
+    # from odd files can contain.
+    text = session.scalar(select(DocumentRecord.text).where(DocumentRecord.id == document_id))
+    return len(text or "")
+
+
+def _current_spans(session: Session, document_id: int) -> list[SpanRecord]:
+    return list(
+        session.scalars(
+            select(SpanRecord)
+            .where(SpanRecord.document_id == document_id, current_span_filter())
+            .order_by(SpanRecord.current_start, SpanRecord.current_end, SpanRecord.id)
+        )
+    )
+
+
+def _decidable_span(session: Session, span_id: int) -> SpanRecord:
+    span = session.get(SpanRecord, span_id)
+    if span is None:
+        raise RecordNotFound(f"no span with id {span_id}")
+    if span.superseded_by_run_id is not None:
+        raise InvalidDecision(f"span {span_id} was replaced by a later detection run")
+    if span.state == WITHDRAWN:
+        raise InvalidDecision(f"span {span_id} was removed (its addition was undone)")
+    return span
+
+
+def _span_decisions(session: Session, span_ids: Iterable[int]) -> list[ReviewDecision]:
+    return list(
+        session.scalars(
+            select(ReviewDecision)
+            .where(ReviewDecision.span_id.in_(list(span_ids)))
+            .order_by(ReviewDecision.id)
+        )
+    )
+
+
+def _undone_for_spans(session: Session, span_ids: Iterable[int]) -> set[int]:
+    return undone_ids(_span_decisions(session, span_ids))
+
+
+def _refresh_span(session: Session, span: SpanRecord) -> None:
+    """Rewrite the span's cached state from a full replay of its log (same transaction)."""
+    log = _span_decisions(session, [span.id])
+    state = replay(
+        initial_state(
+            span.start, span.end, span.category, span.fine,
+            added_by_reviewer=span.detection_run_id is None,
+        ),
+        log,
+        undone_ids(log),
+    )
+    span.state = state.state
+    span.current_start, span.current_end = state.start, state.end
+    span.current_category, span.current_fine = state.category, state.fine
+
+
+def _undo(session: Session, decision_id: int, reviewer: str) -> int:
+    target = session.get(ReviewDecision, decision_id)
+    if target is None:
+        raise RecordNotFound(f"no decision with id {decision_id}")
+    if decision_id in _undone_for_spans(session, [target.span_id]):
+        raise InvalidDecision(f"decision {decision_id} is already undone")
+    span = session.get(SpanRecord, target.span_id)
+    assert span is not None  # the foreign key guarantees it
+    if span.superseded_by_run_id is not None:
+        raise InvalidDecision(f"span {span.id} was replaced by a later detection run")
+    undo = ReviewDecision(
+        span_id=target.span_id,
+        document_id=target.document_id,
+        action=DecisionAction.UNDO.value,
+        reviewer=reviewer,
+        undoes_id=target.id,
+        created_at=utc_now(),
+    )
+    session.add(undo)
+    session.flush()
+    _refresh_span(session, span)
+    return undo.id
+
+
+def _mark_in_review(session: Session, document_id: int) -> None:
+    document = session.get(DocumentRecord, document_id)
+    assert document is not None
+    if document.status in _STATUSES_BEFORE_REVIEW:
+        document.status = DocStatus.IN_REVIEW.value
+    document.updated_at = utc_now()
+
+
+def _span_row(record: SpanRecord, text: str) -> SpanRow:
+    return SpanRow(
+        id=record.id,
+        document_id=record.document_id,
+        start=record.current_start,
+        end=record.current_end,
+        category=Category(record.current_category),
+        fine=record.current_fine,
+        score=record.score,
+        source=record.source,
+        members=tuple(json.loads(record.members_json)),
+        state=record.state,  # type: ignore[arg-type]
+        text=text[record.current_start : record.current_end],
+        detection_run_id=record.detection_run_id,
+    )
+
+
+def _final_span(record: SpanRecord) -> Span:
+    return Span(
+        start=record.current_start,
+        end=record.current_end,
+        category=Category(record.current_category),
+        fine=record.current_fine,
+        score=record.score,
+        source=REVIEWER if record.state == "added" else record.source,
+        members=tuple(json.loads(record.members_json)),
+    )
+
+
+def _decision_row(decision: ReviewDecision, undone: set[int]) -> DecisionRow:
+    return DecisionRow(
+        id=decision.id,
+        span_id=decision.span_id,
+        document_id=decision.document_id,
+        action=DecisionAction(decision.action),
+        reviewer=decision.reviewer,
+        category=Category(decision.category) if decision.category is not None else None,
+        fine=decision.fine,
+        start=decision.start,
+        end=decision.end,
+        batch=decision.batch,
+        created_at=decision.created_at,
+        undone=decision.id in undone,
+        undoes=decision.undoes_id,
+    )
