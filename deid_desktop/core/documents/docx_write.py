@@ -1,0 +1,326 @@
+"""Write a de-identified .docx from the original package and a list of replacements.
+
+Replacements go into the exact text items the source map names: the replacement text goes
+into the first item of the range (keeping that run's formatting) and the rest of the range is
+cut out of the following items. Then every hidden place that can still hold the original
+values is cleaned (see docx_scrub), package parts that cannot be de-identified are dropped
+(comments, people, custom XML, glossary, thumbnail, custom properties, embedded objects,
+macros), document properties are reset, external link targets are checked, and a last pass
+replaces any remaining occurrence of a replaced value anywhere in the XML.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from lxml import etree
+
+from ..errors import ExportError, IngestError
+from . import docx_scrub as scrub
+from .docx_read import main_document_part
+from .docx_xml import (
+    MC_FALLBACK,
+    R_ID,
+    TEXT_ITEM_TAGS,
+    W_DEL,
+    W_HYPERLINK,
+    W_MOVE_FROM,
+    W_R,
+    W_T,
+    XML_NS,
+    item_text,
+    own_text_items,
+    paragraphs_in_order,
+)
+from .model import Document, Replacement, Segment
+from .opc import CONTENT_TYPES, CT_NS, RELS_NS, OpcPackage, XmlRejected, parse_xml, serialise_xml, source_of_rels
+
+# Parts that hold text the reviewer never saw or that cannot be de-identified in place.
+_DROPPED_RELATIONSHIPS = frozenset(
+    {
+        "comments", "commentsExtended", "commentsIds", "commentsExtensible", "people",
+        "customXml", "glossaryDocument", "custom-properties", "thumbnail", "oleObject",
+        "package", "aFChunk", "attachedTemplate", "mailMergeSource", "mailMergeHeaderSource",
+        "recipientData", "vbaProject", "subDocument",
+    }
+)
+_DROPPED_PREFIXES = (
+    "customxml/", "word/embeddings/", "word/glossary/", "docprops/thumbnail", "docprops/custom.xml",
+    "word/comments", "word/people.xml", "word/vbaproject", "word/vbadata",
+)
+_XML_SUFFIXES = (".xml", ".rels", ".vml", ".svg")
+BLANK_TARGET = "about:blank"
+_MAIN_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
+
+_CORE_PROPERTIES = (
+    b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    b'<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties"'
+    b' xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/"'
+    b' xmlns:dcmitype="http://purl.org/dc/dcmitype/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"/>'
+)
+_APP_PROPERTIES = (
+    b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    b'<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"'
+    b' xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes">'
+    b"<Application>deid-desktop</Application></Properties>"
+)
+
+
+def write_docx(doc: Document, replacements: list[Replacement], out_path: str | Path) -> tuple[bytes, list[str]]:
+    if doc.source_bytes is None:
+        raise ExportError(out_path, "the original Word file's bytes are not available", code="no_source")
+    try:
+        pkg = OpcPackage.from_bytes(doc.source_bytes, doc.path or out_path)
+        main = main_document_part(pkg, doc.path or out_path)
+    except IngestError as e:
+        raise ExportError(out_path, f"the original Word file cannot be read again ({e.reason})", code="no_source") from None
+
+    reps = sorted(replacements, key=lambda r: r.start)
+    originals = [doc.text[r.start : r.end] for r in reps]
+    surrogate_of: dict[str, str] = {}
+    for original, r in zip(originals, reps):
+        surrogate_of.setdefault(original.strip().casefold(), r.new_text)
+    residual = scrub.residual_pattern(originals)
+    new_texts = _segment_texts(doc, reps)
+
+    by_part: dict[str, list[tuple[Segment, str | None]]] = defaultdict(list)
+    for seg in doc.segments:
+        part = seg.locator.get("part")
+        if part is not None:
+            by_part[part].append((seg, new_texts.get(id(seg))))
+
+    _drop_unsafe_parts(pkg)
+    link_targets: dict[str, dict[str, _LinkText | None]] = {}
+    unparsable: list[str] = []
+    for name in list(pkg.parts):
+        if name == CONTENT_TYPES or not name.lower().endswith(_XML_SUFFIXES) or name.endswith(".rels"):
+            continue
+        if name.lower() in ("docprops/core.xml", "docprops/app.xml"):
+            continue
+        try:
+            root = parse_xml(pkg.parts[name])
+        except XmlRejected:
+            if name in by_part:
+                raise ExportError(out_path, "a part of the original Word file is not well-formed XML", code="no_source") from None
+            unparsable.append(name)  # not a part we read; dropped rather than copied unchecked
+            continue
+        mapped: set[etree._Element] = set()
+        if name in by_part:
+            mapped, link_targets[name] = _edit_story(doc, name, root, by_part[name], out_path)
+        _scrub_part(root, pkg, name)
+        if residual is not None:
+            scrub.scrub_residual_text(root, residual, surrogate_of, mapped)
+        pkg.set(name, serialise_xml(root))
+
+    _reset_properties(pkg)
+    _plain_document_type(pkg, main)
+    for name in unparsable:
+        pkg.drop_part(name)
+    _rewrite_relationships(pkg, link_targets, residual, surrogate_of)
+    return pkg.to_bytes(), []
+
+
+def _segment_texts(doc: Document, reps: list[Replacement]) -> dict[int, str]:
+    """New text of every segment a replacement touches, keyed by id(segment)."""
+    segs = [s for s in doc.segments if "part" in s.locator]
+    segs.sort(key=lambda s: s.start)
+    ends = [s.end for s in segs]
+    touched: dict[int, list[tuple[Replacement, bool]]] = defaultdict(list)
+    for r in reps:
+        i = bisect.bisect_right(ends, r.start)
+        anchor = True
+        while i < len(segs) and segs[i].start < r.end:
+            touched[i].append((r, anchor))
+            anchor = False
+            i += 1
+    out: dict[int, str] = {}
+    for i, hits in touched.items():
+        seg = segs[i]
+        pieces = []
+        cursor = seg.start
+        for r, is_anchor in hits:
+            pieces.append(doc.text[cursor : max(cursor, r.start)])
+            if is_anchor:
+                pieces.append(r.new_text)
+            cursor = max(cursor, min(r.end, seg.end))
+        pieces.append(doc.text[cursor : seg.end])
+        out[id(seg)] = "".join(pieces)
+    return out
+
+
+def _edit_story(
+    doc: Document,
+    part: str,
+    root: etree._Element,
+    segments: list[tuple[Segment, str | None]],
+    out_path: str | Path,
+) -> tuple[set[etree._Element], dict[str, _LinkText | None]]:
+    paragraphs = paragraphs_in_order(root)
+    items_of = [own_text_items(p) for p in paragraphs]
+    mapped = {el for items in items_of for el in items}
+
+    hyperlinks = list(root.iter(W_HYPERLINK))
+    links_before = [_link_text(h) for h in hyperlinks]
+    targets: list[tuple[etree._Element, str]] = []
+    for seg, new in segments:
+        loc = seg.locator
+        try:
+            el = items_of[loc["para"]][loc["run"]]
+        except (IndexError, KeyError, TypeError):
+            raise ExportError(out_path, "the source map does not match the original Word file", code="source_mismatch") from None
+        if item_text(el) != doc.text[seg.start : seg.end]:
+            raise ExportError(out_path, "the source map does not match the original Word file", code="source_mismatch")
+        if new is not None:
+            targets.append((el, new))
+    for el, new in targets:
+        _set_item_text(el, new, mapped)
+
+    links: dict[str, _LinkText | None] = {}
+    for hyperlink, before in zip(hyperlinks, links_before):
+        rid = hyperlink.get(R_ID)
+        if rid:
+            link = _LinkText(before, _link_text(hyperlink))
+            # One relationship shared by links of different text: keep none of them.
+            links[rid] = link if links.get(rid, link) == link else None
+    return mapped, links
+
+
+def _set_item_text(el: etree._Element, new: str, mapped: set[etree._Element]) -> None:
+    if el.tag == W_T:
+        el.text = new
+        el.set(f"{{{XML_NS}}}space", "preserve")
+        return
+    if new == item_text(el):
+        return
+    parent = el.getparent()
+    if new:
+        t = etree.Element(W_T)
+        t.text = new
+        t.set(f"{{{XML_NS}}}space", "preserve")
+        parent.replace(el, t)
+        mapped.add(t)
+    else:
+        parent.remove(el)
+
+
+def _link_text(hyperlink: etree._Element) -> str:
+    hidden = {W_DEL, W_MOVE_FROM, MC_FALLBACK}
+    out = []
+    for el in hyperlink.iter(*TEXT_ITEM_TAGS):
+        parent = el.getparent()
+        if parent is None or parent.tag != W_R:
+            continue
+        if any(a.tag in hidden for a in el.iterancestors()):
+            continue
+        out.append(item_text(el))
+    return "".join(out).strip()
+
+
+@dataclass(frozen=True, slots=True)
+class _LinkText:
+    """A hyperlink's visible text before and after replacement."""
+
+    before: str
+    after: str
+
+
+def _resolve_link(target: str, link: _LinkText | None) -> str:
+    if link is None:
+        return BLANK_TARGET
+    prefix = "mailto:" if target.lower().startswith("mailto:") else ""
+    bare = target[len(prefix) :].strip().rstrip("/").casefold()
+    if not bare or bare != link.before.strip().rstrip("/").casefold():
+        return BLANK_TARGET
+    if link.after == link.before:
+        return target
+    return prefix + link.after if link.after else BLANK_TARGET
+
+
+def _scrub_part(root: etree._Element, pkg: OpcPackage, name: str) -> None:
+    scrub.accept_tracked_changes(root)
+    scrub.drop_fallbacks(root)
+    scrub.remove_comment_anchors(root)
+    scrub.unlink_fields(root)
+    scrub.neutralise_drawing_text(root)
+    scrub.drop_data_bindings(root)
+    scrub.strip_settings(root)
+    scrub.strip_authors(root)
+    scrub.remove_hyperlink_tooltips(root)
+    scrub.remove_dangling_references(root, {r.id for r in pkg.relationships(name)})
+
+
+def _drop_unsafe_parts(pkg: OpcPackage) -> None:
+    for rels in pkg.rels_parts():
+        source = source_of_rels(rels)
+        for rel in pkg.relationships(source):
+            if rel.kind in _DROPPED_RELATIONSHIPS:
+                if not rel.external:
+                    pkg.drop_part(rel.target)
+                _remove_relationship(pkg, rels, rel.id)
+    for name in list(pkg.parts):
+        if name.lower().startswith(_DROPPED_PREFIXES) and name in pkg.parts:
+            pkg.drop_part(name)
+
+
+def _remove_relationship(pkg: OpcPackage, rels: str, rid: str) -> None:
+    data = pkg.get(rels)
+    if data is None:
+        return
+    root = parse_xml(data)
+    for el in list(root.iter(f"{{{RELS_NS}}}Relationship")):
+        if el.get("Id") == rid:
+            root.remove(el)
+    pkg.set(rels, serialise_xml(root))
+
+
+def _reset_properties(pkg: OpcPackage) -> None:
+    for rel in pkg.relationships(""):
+        if rel.kind == "core-properties" and pkg.find(rel.target):
+            pkg.set(rel.target, _CORE_PROPERTIES)
+        elif rel.kind == "extended-properties" and pkg.find(rel.target):
+            pkg.set(rel.target, _APP_PROPERTIES)
+    for name in ("docProps/core.xml", "docProps/app.xml"):
+        if pkg.find(name):
+            pkg.set(name, _CORE_PROPERTIES if name.endswith("core.xml") else _APP_PROPERTIES)
+
+
+def _plain_document_type(pkg: OpcPackage, main: str) -> None:
+    """A macro-enabled document or a template (.docm, .dotx) is written as a plain .docx:
+    the macros are gone, and Word refuses a .docx whose main part claims another type."""
+    ct = pkg.find(CONTENT_TYPES)
+    if ct is None:
+        return
+    root = parse_xml(pkg.parts[ct])
+    for el in root.iter(f"{{{CT_NS}}}Override"):
+        if el.get("PartName", "").lstrip("/").lower() == main.lower() and el.get("ContentType") != _MAIN_CONTENT_TYPE:
+            el.set("ContentType", _MAIN_CONTENT_TYPE)
+    pkg.parts[ct] = serialise_xml(root)
+
+
+def _rewrite_relationships(
+    pkg: OpcPackage,
+    link_targets: dict[str, dict[str, _LinkText | None]],
+    residual: re.Pattern[str] | None,
+    surrogate_of: dict[str, str],
+) -> None:
+    """External targets: a hyperlink keeps its target only when the target is the link's own
+    visible text and that text was not replaced (it was reviewed); a replaced address gets
+    its surrogate; anything else (template paths, linked files, links behind other words)
+    becomes about:blank, since its content was never shown for review."""
+    for rels in pkg.rels_parts():
+        source = source_of_rels(rels)
+        root = parse_xml(pkg.parts[rels])
+        decisions = link_targets.get(source, {})
+        for el in root.iter(f"{{{RELS_NS}}}Relationship"):
+            if el.get("TargetMode") != "External":
+                continue
+            kind = el.get("Type", "").rstrip("/").rsplit("/", 1)[-1]
+            link = decisions.get(el.get("Id", "")) if kind == "hyperlink" else None
+            el.set("Target", _resolve_link(el.get("Target", ""), link))
+        if residual is not None:
+            scrub.scrub_residual_text(root, residual, surrogate_of, set())
+        pkg.parts[rels] = serialise_xml(root)

@@ -1,0 +1,152 @@
+"""Files → Document: the one entry point for reading .txt, .docx and .pdf files.
+
+What a file is comes from its bytes, not its name: a PDF named .docx is read as a PDF, a Word
+document named .txt as a Word document, and plain text named .pdf or .docx as text, each
+with a warning that says so (the exported copy then has the suffix of what the file really
+is). Bytes that are no known document (a legacy .doc, RTF, another ZIP, random bytes under a
+document suffix) are refused with a clear reason.
+
+Every failure is an IngestError whose message names the file (base name only) and the reason,
+never the content; checks that protect memory (size, ZIP directory) run before decoding.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import os
+import zipfile
+from pathlib import Path
+
+from ..errors import IngestError
+from .docx_read import read_docx
+from .limits import DEFAULT_MAX_BYTES, check_file_size
+from .model import Document, Segment
+from .pdf_read import read_pdf
+from .sniff import FileKind, ole2_is_encrypted_package, sniff
+from .txt import decode_text
+
+log = logging.getLogger(__name__)
+
+SUPPORTED_SUFFIXES = (".txt", ".docx", ".pdf")
+_NAMES = {"txt": "a text file", "docx": "a Word document", "pdf": "a PDF"}
+_DECLARED = {".txt": "txt", ".docx": "docx", ".pdf": "pdf"}
+_SNIFF_BYTES = 4096
+
+
+def load_document(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
+    """Read one file; raises IngestError with a ``code``: unsupported, not_found, unreadable,
+    too_large, empty, binary, corrupt, encrypted, zip_bomb, no_text."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in SUPPORTED_SUFFIXES:
+        raise IngestError(
+            path,
+            f"unsupported file type '{suffix or '(none)'}'; supported types are {', '.join(SUPPORTED_SUFFIXES)}",
+            code="unsupported",
+        )
+    check_file_size(path, max_bytes)
+    try:
+        with path.open("rb") as fh:
+            # Never more than the limit, even if the file grew since stat.
+            data = fh.read(max_bytes + 1)
+    except OSError as e:
+        raise IngestError(path, f"the file cannot be read ({e.strerror or type(e).__name__})", code="unreadable") from None
+    if len(data) > max_bytes:
+        raise IngestError(path, f"the file is over the {max_bytes / 1024**2:.1f} MiB limit", code="too_large")
+    if not data:
+        raise IngestError(path, "the file is empty", code="empty")
+    try:
+        return _read(path, data, _DECLARED[suffix])
+    except IngestError:
+        raise
+    except MemoryError:
+        raise IngestError(path, "the file needs more memory than is available", code="too_large") from None
+    except Exception as e:  # a reader bug or an exotic damage must not surface as a traceback
+        log.debug("unexpected failure reading %s", path.name, exc_info=True)
+        raise IngestError(path, f"the file could not be read ({type(e).__name__})", code="corrupt") from None
+
+
+def _read(path: Path, data: bytes, declared: str) -> Document:
+    kind = sniff(data[:_SNIFF_BYTES], named_pdf=declared == "pdf")
+    if kind is FileKind.PDF:
+        return _noting_mismatch(read_pdf(data, path), declared, "pdf")
+    if kind is FileKind.ZIP:
+        if not _is_word_package(data):
+            if declared == "txt":
+                raise IngestError(path, "the file is a ZIP archive, not text", code="binary")
+            raise IngestError(path, "the file is a ZIP archive but not a Word document", code="corrupt" if declared == "docx" else "unsupported")
+        return _noting_mismatch(read_docx(data, path), declared, "docx")
+    if kind is FileKind.OLE2:
+        if ole2_is_encrypted_package(data):
+            raise IngestError(path, "the document is password-protected; remove the password and try again", code="encrypted")
+        raise IngestError(path, "a legacy Office file (for example Word 97-2003 .doc); save it as .docx", code="unsupported")
+    if kind is FileKind.RTF:
+        raise IngestError(path, "an RTF file; save it as .docx or .txt", code="unsupported")
+    if declared != "txt":
+        try:
+            doc = _read_text(path, data)
+        except IngestError as e:
+            if e.code == "binary":
+                raise IngestError(path, f"not {_NAMES[declared]}: the content is damaged or of another kind", code="corrupt") from None
+            raise
+        return _noting_mismatch(doc, declared, "txt")
+    return _read_text(path, data)
+
+
+def _read_text(path: Path, data: bytes) -> Document:
+    decoded = decode_text(data, path)
+    return Document(
+        text=decoded.text,
+        format="txt",
+        path=str(path),
+        segments=[Segment(0, len(decoded.text))],
+        warnings=list(decoded.warnings),
+        meta=decoded.meta,
+        source_bytes=data,
+    )
+
+
+def _is_word_package(data: bytes) -> bool:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            names = {n.lower().lstrip("/") for n in archive.namelist()}
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        # A damaged Word file still starts with the ZIP signature; let the reader say so.
+        return True
+    return any(n.startswith("word/") for n in names)
+
+
+def _noting_mismatch(doc: Document, declared: str, actual: str) -> Document:
+    if declared != actual:
+        doc.warnings.insert(
+            0, f"the file is named .{declared} but is {_NAMES[actual]}; it was read as {_NAMES[actual]}"
+        )
+    return doc
+
+
+def iter_input_files(paths: list[str | Path]) -> list[Path]:
+    """Files to process: folders are expanded recursively (sorted; hidden files and folders
+    and Office lock files "~$..." skipped), named files are kept as given even when their
+    type is unsupported or they do not exist, so the caller can report them. Each file once."""
+    out: list[Path] = []
+    seen: set[str] = set()
+
+    def add(p: Path) -> None:
+        key = os.path.normcase(str(p.resolve()))
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+
+    for item in paths:
+        p = Path(item)
+        if not p.is_dir():
+            add(p)
+            continue
+        found: list[Path] = []
+        for root, dirs, names in os.walk(p):
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
+            found.extend(Path(root) / n for n in names if not n.startswith((".", "~$")))
+        for f in sorted(found, key=lambda f: [part.casefold() for part in f.relative_to(p).parts]):
+            add(f)
+    return out

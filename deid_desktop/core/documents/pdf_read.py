@@ -1,0 +1,321 @@
+"""Read a PDF's text layer into text plus one box per character.
+
+Characters come from pdfplumber (duplicates from fake-bold printing removed), grouped into
+lines by their vertical position and ordered left to right; a space is inserted where the gap
+between two characters is wider than a quarter of the font size and the PDF has no space
+character there. Lines end with "\\n"; pages are separated by a blank line ("\\n\\n"). Text
+that runs vertically (rotated pages or labels) forms its own lines after the horizontal ones.
+
+Source map: one Segment per stretch of real characters of a line, locator
+``{"page": i (0-based), "line": k, "boxes": [[x0, top, x1, bottom], ...]}`` with one box per
+character in points, measured from the top-left corner of the page as a viewer shows it
+(crop box, after /Rotate) — the same frame as a pypdfium2 rendering of the page. Inserted
+spaces, line breaks and page breaks have no segment.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import IngestError
+from .model import Document, Segment
+
+log = logging.getLogger(__name__)
+
+PAGE_SEPARATOR = "\n\n"
+_GAP_FOR_SPACE = 0.25  # of the font size
+# Closing punctuation hugs the word before it; a gap there is layout (justification, or a
+# shorter replacement drawn in a wider box), not a word break.
+_NO_SPACE_BEFORE = frozenset(",.;:!?)]}'’”%")
+
+
+@dataclass(frozen=True, slots=True)
+class PageFrame:
+    """Where a page's visible area (crop box, rotated) lies in pdfplumber's coordinates."""
+
+    dx: float
+    dy: float
+    width: float
+    height: float
+    rotation: int
+
+    def box(self, ch: dict[str, Any]) -> list[float]:
+        return [
+            round(ch["x0"] + self.dx, 2),
+            round(ch["top"] + self.dy, 2),
+            round(ch["x1"] + self.dx, 2),
+            round(ch["bottom"] + self.dy, 2),
+        ]
+
+
+def page_frame(page) -> PageFrame:
+    """pdfplumber measures from the rotated media box; pdfium renders the crop box (clipped
+    to the media box). Both are the same linear frame up to a shift, found here by putting the
+    crop box through the rotation pdfminer applies."""
+    attrs = page.page_obj.attrs
+    media = _rect(attrs.get("MediaBox")) or (0.0, 0.0, 612.0, 792.0)
+    crop = _rect(attrs.get("CropBox")) or media
+    crop = (max(crop[0], media[0]), max(crop[1], media[1]), min(crop[2], media[2]), min(crop[3], media[3]))
+    if crop[2] <= crop[0] or crop[3] <= crop[1]:
+        crop = media
+    rotation = int(page.rotation) % 360
+    corners = [_rotate(rotation, media, x, y) for x in (crop[0], crop[2]) for y in (crop[1], crop[3])]
+    vx0, vx1 = min(c[0] for c in corners), max(c[0] for c in corners)
+    vy0, vy1 = min(c[1] for c in corners), max(c[1] for c in corners)
+    # pdfplumber: x = dev_x + mediabox[0]; top = height - dev_y + mediabox[1]
+    mb_x0, mb_top = float(page.mediabox[0]), float(page.mediabox[1])
+    height = float(page.height)
+    return PageFrame(
+        dx=-mb_x0 - vx0,
+        dy=vy1 - height - mb_top,
+        width=round(vx1 - vx0, 3),
+        height=round(vy1 - vy0, 3),
+        rotation=rotation,
+    )
+
+
+def _rect(value) -> tuple[float, float, float, float] | None:
+    from pdfminer.pdftypes import resolve1
+
+    try:
+        vals = [float(resolve1(v)) for v in resolve1(value)]
+    except (TypeError, ValueError):
+        return None
+    if len(vals) != 4:
+        return None
+    x0, x1 = sorted((vals[0], vals[2]))
+    y0, y1 = sorted((vals[1], vals[3]))
+    return (x0, y0, x1, y1)
+
+
+def _rotate(rotation: int, media: tuple[float, float, float, float], x: float, y: float) -> tuple[float, float]:
+    """pdfminer's page matrix: user space → device space of the rotated page."""
+    x0, y0, x1, y1 = media
+    if rotation == 90:
+        return (y - y0, x1 - x)
+    if rotation == 180:
+        return (x1 - x, y1 - y)
+    if rotation == 270:
+        return (y1 - y, x - x0)
+    return (x - x0, y - y0)
+
+
+@dataclass
+class _Line:
+    chars: list[dict[str, Any]]
+    direction: str  # "ltr", "rtl" (upside-down text), "ttb" (top to bottom) or "btt"
+
+
+def _group_lines(chars: list[dict[str, Any]]) -> list[_Line]:
+    """Lines in reading order. The reading direction of each line is the direction in which
+    the PDF drew its characters (content-stream order), so upside-down and rotated text read
+    forwards."""
+    order = {id(c): i for i, c in enumerate(chars)}
+    horizontal = [c for c in chars if c.get("upright", True)]
+    vertical = [c for c in chars if not c.get("upright", True)]
+    lines = []
+    for cs, forward, backward in (
+        *((cs, "ltr", "rtl") for cs in _cluster(horizontal, "top", "bottom", "x0")),
+        *((cs, "ttb", "btt") for cs in _cluster(vertical, "x0", "x1", "top")),
+    ):
+        steps = [order[id(b)] - order[id(a)] for a, b in zip(cs, cs[1:])]
+        if sum(1 for d in steps if d < 0) > sum(1 for d in steps if d > 0):
+            lines.append(_Line(cs[::-1], backward))
+        else:
+            lines.append(_Line(cs, forward))
+    # Lines follow each other the way their text's "up" points: upside-down lines from the
+    # bottom of the page, clockwise-turned columns from the right.
+    def order_key(line: _Line) -> tuple[int, float]:
+        c = line.chars[0]
+        return {
+            "ltr": (0, c["top"]),
+            "rtl": (1, -c["bottom"]),
+            "ttb": (2, -c["x1"]),
+            "btt": (3, c["x0"]),
+        }[line.direction]
+
+    return sorted(lines, key=order_key)
+
+
+def _cluster(chars: list[dict[str, Any]], lo: str, hi: str, along: str) -> list[list[dict[str, Any]]]:
+    """Chars whose centres across the reading direction are within half a character of the
+    current line's centre join it."""
+    out: list[list[dict[str, Any]]] = []
+    centre = extent = 0.0
+    for c in sorted(chars, key=lambda c: ((c[lo] + c[hi]) / 2, c[along])):
+        mid = (c[lo] + c[hi]) / 2
+        size = max(0.1, c[hi] - c[lo])
+        if out and abs(mid - centre) <= 0.5 * min(size, extent):
+            out[-1].append(c)
+        else:
+            out.append([c])
+            centre, extent = mid, size
+    return [sorted(cs, key=lambda c: c[along]) for cs in out]
+
+
+def _is_space(ch: dict[str, Any]) -> bool:
+    return not ch["text"].strip()
+
+
+class _PageText:
+    """Lays out one page's lines, recording boxes per character."""
+
+    def __init__(self, page_index: int, frame: PageFrame):
+        self.page_index = page_index
+        self.frame = frame
+        self.text: list[str] = []
+        self.segments: list[tuple[int, int, dict]] = []  # offsets relative to the page start
+        self.pos = 0
+
+    def add_line(self, k: int, line: _Line) -> None:
+        if self.pos:
+            self._add("\n")
+        run_text: list[str] = []
+        run_boxes: list[list[float]] = []
+        prev = None
+        for ch in line.chars:
+            if prev is not None and self._needs_space(prev, ch, line.direction):
+                self._flush(k, run_text, run_boxes)
+                self._add(" ")
+            text = ch["text"]
+            box = self.frame.box(ch)
+            run_text.append(text)
+            run_boxes.extend(_split_box(box, len(text), line.direction))
+            prev = ch
+        self._flush(k, run_text, run_boxes)
+
+    def _needs_space(self, prev: dict[str, Any], ch: dict[str, Any], direction: str) -> bool:
+        if _is_space(prev) or _is_space(ch) or ch["text"] in _NO_SPACE_BEFORE:
+            return False
+        size = max(prev.get("size") or 0, ch.get("size") or 0) or (prev["bottom"] - prev["top"])
+        gap = {
+            "ltr": ch["x0"] - prev["x1"],
+            "rtl": prev["x0"] - ch["x1"],
+            "ttb": ch["top"] - prev["bottom"],
+            "btt": prev["top"] - ch["bottom"],
+        }[direction]
+        return gap > _GAP_FOR_SPACE * size
+
+    def _flush(self, k: int, run_text: list[str], run_boxes: list[list[float]]) -> None:
+        if not run_text:
+            return
+        text = "".join(run_text)
+        start = self.pos
+        self._add(text)
+        self.segments.append((start, self.pos, {"page": self.page_index, "line": k, "boxes": list(run_boxes)}))
+        run_text.clear()
+        run_boxes.clear()
+
+    def _add(self, s: str) -> None:
+        self.text.append(s)
+        self.pos += len(s)
+
+
+def _split_box(box: list[float], n: int, direction: str) -> list[list[float]]:
+    """A ligature ("fi") is one PDF character holding several letters: share its box."""
+    if n <= 1:
+        return [box] * n
+    x0, top, x1, bottom = box
+    out = []
+    for i in range(n):
+        if direction in ("ltr", "rtl"):
+            a, b = x0 + (x1 - x0) * i / n, x0 + (x1 - x0) * (i + 1) / n
+            out.append([round(a, 2), top, round(b, 2), bottom])
+        else:
+            a, b = top + (bottom - top) * i / n, top + (bottom - top) * (i + 1) / n
+            out.append([x0, round(a, 2), x1, round(b, 2)])
+    return out[::-1] if direction in ("rtl", "btt") else out
+
+
+def read_pdf(data: bytes, path: str | Path) -> Document:
+    import pdfplumber
+    from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
+
+    def classify(e: BaseException) -> IngestError:
+        inner = e.args[0] if e.args and isinstance(e.args[0], BaseException) else e
+        if isinstance(inner, (PDFPasswordIncorrect, PDFEncryptionError)):
+            return IngestError(path, "the PDF is password-protected; remove the password and try again", code="encrypted")
+        return IngestError(path, "the PDF is damaged or truncated and cannot be read", code="corrupt")
+
+    try:
+        pdf = pdfplumber.open(io.BytesIO(data))
+    except Exception as e:  # pdfminer raises many unrelated types on damaged files
+        raise classify(e) from None
+
+    warnings: list[str] = []
+    texts: list[str] = []
+    segments: list[Segment] = []
+    pages_meta: list[dict] = []
+    page_starts: list[int | None] = []
+    pos = 0
+    with pdf:
+        try:
+            pages = pdf.pages
+        except Exception as e:
+            raise classify(e) from None
+        if not pages:
+            raise IngestError(path, "the PDF has no pages", code="corrupt")
+        for i, page in enumerate(pages):
+            try:
+                frame = page_frame(page)
+                chars = [c for c in page.dedupe_chars().chars if c.get("text")]
+            except Exception as e:
+                raise classify(e) from None
+            page_meta = {"width": frame.width, "height": frame.height, "rotation": frame.rotation}
+            pages_meta.append(page_meta)
+            if any("(cid:" in c["text"] for c in chars):
+                warnings.append(f"page {i + 1} uses fonts without a character map; some of its text may be unreadable")
+            if _has_annotations(page):
+                warnings.append(f"page {i + 1} has form fields or annotations; they are left out of the de-identified copy")
+            if not chars:
+                warnings.append(f"page {i + 1} has no text layer; OCR is needed")
+                page_starts.append(None)
+                continue
+            layout = _PageText(i, frame)
+            lines = _group_lines(chars)
+            for k, line in enumerate(lines):
+                layout.add_line(k, line)
+            if texts:
+                texts.append(PAGE_SEPARATOR)
+                pos += len(PAGE_SEPARATOR)
+            page_meta["directions"] = [line.direction for line in lines]
+            page_starts.append(pos)
+            texts.append("".join(layout.text))
+            segments.extend(Segment(pos + a, pos + b, loc) for a, b, loc in layout.segments)
+            pos += layout.pos
+
+    if not texts:
+        raise IngestError(path, "the PDF has no text layer (it is probably a scan); OCR is needed", code="no_text")
+    if b"%%EOF" not in data[-2048:]:
+        warnings.append("the PDF looks truncated; some content may be missing")
+    return Document(
+        text="".join(texts),
+        format="pdf",
+        path=str(path),
+        segments=segments,
+        warnings=warnings,
+        meta={"pages": pages_meta, "page_starts": page_starts},
+        source_bytes=data,
+    )
+
+
+def _has_annotations(page) -> bool:
+    """Annotations other than links: comments, form fields, stamps. Their text is not part
+    of the page content pdfplumber reads."""
+    try:
+        annots = page.annots
+    except Exception:  # a damaged annotation array should not stop the text from being read
+        log.debug("unreadable annotations on a page", exc_info=True)
+        return False
+    for a in annots:
+        subtype = (a.get("data") or {}).get("Subtype")
+        name = getattr(subtype, "name", subtype)
+        if isinstance(name, bytes):
+            name = name.decode("latin-1")
+        if name not in ("Link", "Popup", None):
+            return True
+    return False
