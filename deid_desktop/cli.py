@@ -148,7 +148,7 @@ def cmd_deidentify(args) -> int:
     options = {}
     if args.age_cap is not None:
         options["age_cap"] = args.age_cap
-    plan = plan_outputs(inputs, out_dir, args.mode)
+    plan = plan_outputs(inputs, out_dir)
     results = load_report(out_dir) if not args.force else {}
     todo = []
     for f, root, out in plan:

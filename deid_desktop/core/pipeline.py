@@ -85,14 +85,18 @@ class Deidentifier:
         return self.engine.replacements(doc.text, list(spans), subject=subject, mode=self.mode)
 
     def export(self, doc: Document, spans: Sequence[Span], subject: str, out_path: Path, result: FileResult) -> Path:
-        from .documents.export import write_document
+        from .documents.export import export_document, output_suffix
         from .documents.ingest import load_document
 
         reps = self.replacements(doc, spans, subject)
         result.counts = dict(Counter(s.category.value for s in spans))
-        tmp = out_path.with_name(out_path.name + ".part")
-        written = write_document(doc, reps, tmp, self.out_format)
-        final = out_path.with_suffix(written.suffix) if written.suffix != out_path.suffix else out_path
+        suffix = output_suffix(doc, self.out_format)
+        final = out_path.with_suffix(suffix)
+        # written under a temporary name and renamed at the end, so a finished output on
+        # disk always means a finished file (what resuming a batch relies on)
+        exported = export_document(doc, reps, final.with_name(final.stem + ".part" + suffix), self.out_format)
+        written = exported.path
+        result.warnings.extend(w for w in exported.warnings if w not in result.warnings)
         if self.rescan:
             back = load_document(written)
             out_text = back.text
@@ -200,7 +204,7 @@ def subject_for(file: Path, root: Path | None, manifest: dict[str, str]) -> str:
     return "default"
 
 
-def plan_outputs(inputs: Sequence[Path], out_dir: Path, mode: str) -> list[tuple[Path, Path | None, Path]]:
+def plan_outputs(inputs: Sequence[Path], out_dir: Path) -> list[tuple[Path, Path | None, Path]]:
     """(file, input root, output path) for every file under the inputs, keeping the folder
     structure below each input folder."""
     from .documents.ingest import iter_input_files

@@ -1,0 +1,268 @@
+"""Person names: each token of a name is replaced on its own, keyed by the token.
+
+"John Smith", "Mr Smith", "SMITH, JOHN" and "J. Smith" in one subject all become the same
+surrogate name because "john" and "smith" always key the same way, and because a per-subject
+letter map sends the initial J to the initial of John's surrogate. Titles and degrees stay;
+case and accents follow the original token; a given name keeps its gender and a name keeps
+its origin when the lists tell them.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import string
+
+from ..categories import Category
+from .base import SurrogateContext, SurrogateGenerator, register
+from .casing import match_style
+from .keys import ascii_fold, normalise_key
+from .name_pools import (
+    DEFAULT_ORIGIN,
+    NAME_ORIGINS,
+    Candidate,
+    TokenInfo,
+    candidates,
+    initial_of,
+    token_info,
+    typical_pool,
+)
+from .shape import randomise_shape
+
+_COMPOUND = re.compile(r"[^\W_]+(?:['’][^\W_]+)*(?:-[^\W_]+(?:['’][^\W_]+)*)*")
+_POSSESSIVE = re.compile(r"^(.+?)(['’]s?)$")
+
+TITLES = frozenset(
+    "mr mrs ms miss mx dr doctor prof professor sir dame lady lord rev reverend fr father "
+    "sister nurse master madam mme mlle herr frau sr jr snr jnr ii iii iv md rn np phd mbbs "
+    "mbchb frcp frcs fracp fracs frcpc dds dmd esq msc bsc lpn cnp aprn crna pharmd psyd facp "
+    "facs mrcp mrcgp frcsc dnp".split()
+)
+# Degrees that are also surnames ("Ma", "Do", "Pa"): only a degree after a comma.
+_AMBIGUOUS_DEGREES = frozenset({"do", "ma", "pa"})
+PARTICLES = frozenset(
+    "van von der den de del della di da du dos das la le bin binti bint ibn al el ter ten zu y".split()
+)
+
+# Prefixes joined to a surname by a hyphen ("Al-Hassan", "El-Sayed", "Abu-Bakr").
+_HYPHEN_PARTICLES = frozenset({"al", "el", "abu", "bin", "ibn", "ben", "abd"})
+
+# Letters that start many names, and the rest: the initials map permutes each class within
+# itself so a common initial maps to another common one and a surrogate can usually be found.
+_COMMON_INITIALS = "ABCDEGHJKLMNPRSTW"
+_RARE_INITIALS = "FIOQUVXYZ"
+
+
+def initials_map(ctx: SurrogateContext) -> dict[str, str]:
+    """Per-subject map of initial letters with no fixed point, so an initial always changes."""
+    rng = ctx.stable_rng("NAME", "initials")
+    mapping: dict[str, str] = {}
+    for group in (_COMMON_INITIALS, _RARE_INITIALS):
+        order = list(group)
+        rng.shuffle(order)
+        # Sending each letter to the next one of a shuffled cycle never maps a letter to itself.
+        for i, letter in enumerate(order):
+            mapping[letter] = order[(i + 1) % len(order)]
+    return mapping
+
+
+def map_initial(letter: str, mapping: dict[str, str]) -> str:
+    base = initial_of(letter) or letter
+    new = mapping.get(base, base)
+    return new.lower() if letter.islower() else new
+
+
+def _looks_like_initials(token: str) -> bool:
+    """"JWB", "JS", "jwb": capitals, or letters no name is made of (no vowel)."""
+    return token.isupper() or not any(c in "aeiouy" for c in token.lower())
+
+
+class NameTokens:
+    """Replaces the tokens of one name; shared by the name and e-mail generators."""
+
+    def __init__(self, ctx: SurrogateContext):
+        self.ctx = ctx
+        self.initials = initials_map(ctx)
+
+    def replace_text(self, text: str) -> str:
+        out: list[str] = []
+        pos = 0
+        for m in _COMPOUND.finditer(text):
+            out.append(text[pos : m.start()])
+            out.append(self._replace_compound(m.group(), text[: m.start()]))
+            pos = m.end()
+        out.append(text[pos:])
+        return "".join(out)
+
+    def _replace_compound(self, compound: str, before: str) -> str:
+        """"O'Neil-Patel" part by part; "Ji-woo" whole when the lists know it whole;
+        "Al-Hassan" keeps its particle."""
+        parts = compound.split("-")
+        if len(parts) > 1 and token_info(compound).known:
+            return self.name_word(compound)
+        out = []
+        for i, part in enumerate(parts):
+            if i == 0 and len(parts) > 1 and part.lower() in _HYPHEN_PARTICLES:
+                out.append(part)
+            else:
+                out.append(self._replace_token(part, before))
+        return "-".join(out)
+
+    def _replace_token(self, token: str, before: str) -> str:
+        low = token.casefold()
+        if any(c.isdigit() for c in token):  # a signature code such as "DF14"
+            return randomise_shape(token, self.ctx.stable_rng("NAME", "code", normalise_key(token)))
+        if low in TITLES and not (low in _AMBIGUOUS_DEGREES and not before.rstrip().endswith(",")):
+            return token
+        if token in PARTICLES:  # written in lower case, as particles are
+            return token
+        if len(token) == 1:
+            return map_initial(token, self.initials)
+        if len(token) <= 4 and _looks_like_initials(token) and not token_info(token).known:
+            return "".join(map_initial(c, self.initials) for c in token)  # "JWB" -> "KTR"
+        m = _POSSESSIVE.match(token)
+        if m and len(m.group(1)) > 1 and not token_info(token).known:
+            return self.name_word(m.group(1)) + m.group(2)
+        return self.name_word(token)
+
+    def name_word(self, token: str) -> str:
+        """The surrogate of one name word; the same word gives the same surrogate."""
+        key = normalise_key(token)
+        rng = self.ctx.stable_rng("NAME", key)
+        info = token_info(token)
+        want = map_initial(initial_of(token), self.initials) if initial_of(token) else ""
+        for pool in _candidate_pools(info):
+            # Not the name itself, nor a spelling of it ("Mohammad" -> "Mohamed").
+            usable = [c for c in pool if c.key[:3] != key[:3]]
+            with_initial = [c for c in usable if c.initial == want]
+            if with_initial or usable:
+                return match_style(token, rng.choice(with_initial or usable).name)
+        raise LookupError("name pools are empty")  # the shipped pools never are
+
+
+def _candidate_pools(info: TokenInfo) -> list[tuple[Candidate, ...]]:
+    """Where a surrogate for a token is looked for, most fitting first: the same origin and
+    gender, then relaxing gender, then English names."""
+    origin = info.origin or DEFAULT_ORIGIN
+    if info.is_first and not info.is_last:
+        return [candidates(origin, "first", info.gender), candidates(origin, "first"),
+                candidates(DEFAULT_ORIGIN, "first", info.gender)]
+    if info.is_first and info.is_last:
+        both = candidates(origin, "both", info.gender)
+        return [both if len(both) >= 5 else (), candidates(origin, "last"),
+                candidates(DEFAULT_ORIGIN, "both", info.gender)]
+    return [candidates(origin, "last"), candidates(DEFAULT_ORIGIN, "last")]
+
+
+@register
+class PersonNameGenerator(SurrogateGenerator):
+    category = Category.NAME
+    fines = ("PATIENT", "DOCTOR", "RELATIVE", "OTHER")
+    order = 50
+    fallback = True
+
+    def surrogate(self, original: str, ctx: SurrogateContext) -> str:
+        return NameTokens(ctx).replace_text(original)
+
+    def sample(self, rng: random.Random, locale: str | None, gender: str | None) -> str:
+        origin = origin_for_locale(rng, locale)
+        first, last, gender = sample_name(rng, origin=origin, gender=gender)
+        style = rng.choices(
+            ["full", "last_first", "initial_last", "full_middle", "first", "last", "upper"],
+            weights=[40, 10, 10, 8, 12, 14, 6],
+        )[0]
+        if style == "last_first":
+            return f"{last}, {first}"
+        if style == "initial_last":
+            return f"{first[0]}. {last}"
+        if style == "full_middle":
+            return f"{first} {rng.choice(string.ascii_uppercase)}. {last}"
+        if style == "first":
+            return first
+        if style == "last":
+            return last
+        if style == "upper":
+            return f"{first} {last}".upper()
+        return f"{first} {last}"
+
+
+@register
+class UsernameGenerator(SurrogateGenerator):
+    category = Category.NAME
+    fines = ("USERNAME",)
+    order = 10
+
+    def accepts(self, original: str, ctx: SurrogateContext) -> bool:
+        # A login looks like one lower-case word with digits or dots ("jsmith01", "j.smith").
+        return (
+            " " not in original
+            and original == original.lower()
+            and bool(re.fullmatch(r"[a-z][a-z0-9._-]*\d[a-z0-9._-]*|[a-z]+[._][a-z]+", original))
+        )
+
+    def surrogate(self, original: str, ctx: SurrogateContext) -> str:
+        return randomise_shape(original, ctx.rng("NAME", "USERNAME", normalise_key(original)),
+                               letters=string.ascii_lowercase)
+
+    def sample(self, rng: random.Random, locale: str | None, gender: str | None) -> str:
+        first, last, _ = sample_name(rng, origin=origin_for_locale(rng, locale), gender=gender)
+        first, last = ascii_fold(first).lower(), ascii_fold(last).lower()
+        style = rng.randrange(4)
+        if style == 0:
+            return f"{first[0]}{last}{rng.randint(1, 99)}"
+        if style == 1:
+            return f"{first}.{last}"
+        if style == 2:
+            return f"{last}{first[0]}"
+        return "".join(rng.choice(string.ascii_lowercase) for _ in range(3)) + str(rng.randint(100, 9999))
+
+
+# Rough population mix used by the synthetic corpus: which origins a name in a clinical
+# letter from each country tends to come from. Weights, not census figures.
+LOCALE_ORIGIN_MIX: dict[str, dict[str, float]] = {
+    "US": {"english": 60, "hispanic": 14, "west_african": 4, "chinese": 3, "vietnamese": 2,
+           "korean": 2, "indian": 3, "arabic": 2, "irish": 3, "italian": 2, "german": 2,
+           "polish": 1, "french": 1, "japanese": 1},
+    "UK": {"english": 68, "indian": 9, "irish": 5, "polish": 3, "arabic": 3, "west_african": 3,
+           "chinese": 2, "italian": 1, "french": 1, "portuguese": 1, "turkish": 1,
+           "german": 1, "hispanic": 1, "dutch": 1},
+    "AU": {"english": 65, "chinese": 6, "indian": 5, "vietnamese": 3, "italian": 4,
+           "irish": 4, "arabic": 3, "korean": 1, "german": 2, "hispanic": 1, "pacific": 2,
+           "dutch": 1, "japanese": 1, "french": 1, "maori": 1},
+    "NZ": {"english": 55, "maori": 15, "pacific": 8, "chinese": 6, "indian": 5, "korean": 2,
+           "dutch": 2, "irish": 2, "german": 1, "hispanic": 1, "arabic": 1, "vietnamese": 1,
+           "japanese": 1},
+}
+
+
+def origin_for_locale(rng: random.Random, locale: str | None) -> str:
+    if locale is None:
+        return rng.choice(NAME_ORIGINS)
+    mix = LOCALE_ORIGIN_MIX[_locale_key(locale)]
+    return rng.choices(list(mix), weights=list(mix.values()))[0]
+
+
+def _locale_key(locale: str) -> str:
+    loc = locale.upper()
+    loc = "UK" if loc == "GB" else loc
+    if loc not in LOCALE_ORIGIN_MIX:
+        raise ValueError(f"unknown locale {locale!r}; expected US, UK, AU or NZ")
+    return loc
+
+
+def normalise_gender(gender: str | None) -> str | None:
+    if gender is None:
+        return None
+    g = gender.strip().upper()[:1]
+    if g not in ("F", "M"):
+        raise ValueError(f"gender must be 'F', 'M' or None, not {gender!r}")
+    return g
+
+
+def sample_name(rng: random.Random, *, origin: str | None = None, gender: str | None = None) -> tuple[str, str, str]:
+    """(first, last, gender) drawn fresh from the typical names of one origin; gender is
+    "F" or "M"."""
+    origin = origin or rng.choice(NAME_ORIGINS)
+    gender = normalise_gender(gender) or rng.choice("FM")
+    pool = typical_pool(origin)
+    return rng.choice(pool.first(gender)), rng.choice(pool.last), gender
