@@ -152,3 +152,11 @@ def test_fit_ensemble_weights_prefers_the_member_that_matches_gold():
     e = ens("soft_vote", {"a": [NAME, DATE], "c": [PARK, LOC]})
     w = fit_ensemble_weights(e, [(TEXT, gold)])
     assert w["a"] > 0.9 and w["c"] < 0.1
+
+
+def test_adjacent_values_of_different_kinds_stay_separate_spans():
+    text = "Address: 22 Cromwell Street, Leeds LS6 2PQ"
+    city = Span(text.index("Leeds"), text.index("Leeds") + 5, Category.LOCATION, "CITY", 0.8, "r")
+    zipc = Span(text.index("LS6"), len(text), Category.LOCATION, "ZIP", 0.9, "r")
+    out = ens("union", {"r": [city, zipc]}).detect(text)
+    assert [(text[s.start:s.end], s.fine) for s in out] == [("Leeds", "CITY"), ("LS6 2PQ", "ZIP")]

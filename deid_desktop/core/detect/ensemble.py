@@ -32,6 +32,17 @@ log = logging.getLogger(__name__)
 STRATEGIES = ("union", "majority", "soft_vote")
 
 
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What the ensemble decided for one word: its category, score, and the member span that
+    carried the decision (its fine type and extent guide how words join into spans)."""
+
+    category: Category
+    score: float
+    member: str
+    span: Span
+
+
 @dataclass
 class MemberConfig:
     name: str
@@ -262,18 +273,18 @@ class Ensemble(Detector):
             return []
         names = [n for n in self.order if n in by_member]
         votes = token_votes(toks, {n: by_member[n] for n in names})
-        decided: list[tuple[Category, float, str] | None] = []
+        decided: list[Decision | None] = []
         for t in range(len(toks)):
             tv = {n: votes[n][t] for n in names if votes[n][t] is not None}
             decided.append(self._decide(tv, names, strategy))
         return rebuild_spans(text, toks, decided, by_member)
 
-    def _decide(self, tv: dict[str, Span], names: list[str], strategy: str) -> tuple[Category, float, str] | None:
+    def _decide(self, tv: dict[str, Span], names: list[str], strategy: str) -> Decision | None:
         if not tv:
             return None
         if strategy == "union":
             best = next(n for n in names if n in tv)
-            return tv[best].category, max(s.score for s in tv.values()), best
+            return Decision(tv[best].category, max(s.score for s in tv.values()), best, tv[best])
         if strategy == "majority":
             n_yes, n_all = len(tv), len(names)
             tb = self.config.tie_breaker or names[0]
@@ -289,7 +300,7 @@ class Ensemble(Detector):
             else:
                 cat = next(tv[n].category for n in names if n in tv and tv[n].category in cats)
             src = next(n for n in names if n in tv and tv[n].category == cat)
-            return cat, float(np.mean([s.score for s in tv.values()])), src
+            return Decision(cat, float(np.mean([s.score for s in tv.values()])), src, tv[src])
         # soft vote
         p = sum(self.weights.get(n, 0.0) * s.score for n, s in tv.items())
         if p < self.config.threshold:
@@ -299,7 +310,7 @@ class Ensemble(Detector):
             per_cat[s.category] = per_cat.get(s.category, 0.0) + self.weights.get(n, 0.0) * s.score
         cat = max(per_cat, key=per_cat.get)
         src = max((n for n in tv if tv[n].category == cat), key=lambda n: self.weights.get(n, 0.0) * tv[n].score)
-        return cat, float(min(1.0, p)), src
+        return Decision(cat, float(min(1.0, p)), src, tv[src])
 
 
 def token_votes(toks: list[tuple[int, int]], by_member: dict[str, list[Span]]) -> dict[str, list[Span | None]]:
@@ -324,13 +335,15 @@ def token_votes(toks: list[tuple[int, int]], by_member: dict[str, list[Span]]) -
 def rebuild_spans(
     text: str,
     toks: list[tuple[int, int]],
-    decided: list[tuple[Category, float, str] | None],
+    decided: list[Decision | None],
     by_member: dict[str, list[Span]],
 ) -> list[Span]:
-    """Group consecutive PHI words of one category into spans. Two words join when the gap
-    between them is covered by one member span of that category, or is spaces only (no line
-    break). Span edges then widen over non-word characters that a member of the same category
-    included (the "(" of "(09) 555 1234"), never over other words."""
+    """Group consecutive PHI words of one category into spans. Two words join when one member
+    span of that category covers both, or when only spaces (no line break) separate them and
+    the deciding spans agree on the fine type ("Leeds" CITY and "LS6 2PQ" ZIP stay apart, so
+    each gets a surrogate of its own kind). Span edges then widen over non-word characters
+    that a member of the same category included (the "(" of "(09) 555 1234"), never over
+    other words."""
     groups: list[list[int]] = []
     for t, d in enumerate(decided):
         if d is None:
@@ -338,21 +351,21 @@ def rebuild_spans(
         if groups:
             last = groups[-1][-1]
             pd = decided[last]
-            if last == t - 1 and pd is not None and pd[0] == d[0]:
-                gs, ge = toks[last][1], toks[t][0]
-                gap = text[gs:ge]
+            if last == t - 1 and pd is not None and pd.category == d.category:
+                gap = text[toks[last][1] : toks[t][0]]
                 covered = any(
-                    sp.category == d[0] and sp.start <= toks[last][0] and sp.end >= toks[t][1]
+                    sp.category == d.category and sp.start <= toks[last][0] and sp.end >= toks[t][1]
                     for spans in by_member.values()
                     for sp in spans
                 )
-                if covered or (gap.strip(" \t") == "" and "\n" not in gap and "\r" not in gap):
+                spaces_only = gap.strip(" \t") == "" and "\n" not in gap and "\r" not in gap
+                if covered or (spaces_only and pd.span.fine == d.span.fine):
                     groups[-1].append(t)
                     continue
         groups.append([t])
     out: list[Span] = []
     for g in groups:
-        cat, _, _ = decided[g[0]]
+        cat = decided[g[0]].category
         s, e = toks[g[0]][0], toks[g[-1]][1]
         lo_lim = toks[g[0] - 1][1] if g[0] > 0 else 0
         hi_lim = toks[g[-1] + 1][0] if g[-1] + 1 < len(toks) else len(text)
@@ -364,10 +377,10 @@ def rebuild_spans(
                 s = sp.start
             if e < sp.end <= hi_lim:
                 e = sp.end
-        score = max(decided[t][1] for t in g)
+        score = max(decided[t].score for t in g)
         members = tuple(dict.fromkeys(n for n, _ in contributors))
         fines = [sp.fine for n in members for _, sp in [c for c in contributors if c[0] == n] if sp.fine != "OTHER"]
-        src = decided[g[0]][2]
+        src = decided[g[0]].member
         out.append(Span(s, e, cat, fines[0] if fines else "OTHER", score, source=src, members=members))
     return sort_spans(out)
 
