@@ -151,17 +151,24 @@ def cmd_deidentify(args) -> int:
     plan = plan_outputs(inputs, out_dir)
     results = load_report(out_dir) if not args.force else {}
     todo = []
+    from_folder: set[str] = set()
     for f, root, out in plan:
         prev = results.get(str(f))
         if not args.force and prev and prev.status == "ok" and prev.output and Path(prev.output).is_file():
             continue  # resumable: finished outputs are kept
         todo.append((f, out, subject_for(f, root, manifest)))
+        if root is not None:
+            from_folder.add(str(f))
     skipped = len(plan) - len(todo)
     if skipped:
         _err(f"resuming: {skipped} file(s) already done")
     meta = {"mode": args.mode, "format": args.format or "same as input", "started": time.strftime("%Y-%m-%dT%H:%M:%S"), "tool": "deid-desktop"}
 
     def record(r: FileResult) -> None:
+        # other files found in a folder (README, images) are skipped, not failures; a file
+        # named on the command line that cannot be read is an error
+        if r.error_code == "unsupported" and r.file in from_folder:
+            r.status = "skipped"
         results[r.file] = r
         if r.status == "error":
             _err(r.error or r.file)
@@ -188,11 +195,14 @@ def cmd_deidentify(args) -> int:
                 write_report(out_dir, results, meta)
     bar.close()
     jp, cp = write_report(out_dir, results, meta)
+    n_ok = sum(r.status == "ok" for r in results.values())
     n_err = sum(r.status == "error" for r in results.values())
+    n_skip = sum(r.status == "skipped" for r in results.values())
     n_find = sum(bool(r.rescan_findings) or r.residual_originals > 0 for r in results.values())
-    _err(f"{len(results) - n_err} file(s) de-identified, {n_err} failed; report: {jp}")
+    _err(f"{n_ok} file(s) de-identified, {n_err} failed, {n_skip} skipped (not .txt/.docx/.pdf); report: {jp}")
     if n_find:
-        _err(f"{n_find} file(s) have re-scan findings: review them before release (see the report)")
+        _err(f"{n_find} file(s) have re-scan findings or replaced values still present elsewhere in the text: "
+             "review them before release (see the report)")
     return 1 if n_err else 0
 
 
