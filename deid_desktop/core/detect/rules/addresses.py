@@ -1,0 +1,73 @@
+"""Street addresses ("12 Rosewood Avenue", "Flat 3, 45 King St", "Unit 5/22 Smith Rd",
+"PO Box 123") and the suburb, town and state that follow them on the same line."""
+
+from __future__ import annotations
+
+import re
+
+from ...categories import Category
+from ...spans import Span
+from ..base import register
+from ..lexicons import places
+from .common import LO, UP, RuleDetector, keep_longest
+from .postcodes import STATE_ABBR
+
+_SUFFIXES = (
+    "Street St Road Rd Avenue Ave Av Lane Ln Drive Dr Place Pl Crescent Cres Court Ct Terrace Tce Terr "
+    "Way Boulevard Blvd Close Cl Parade Pde Highway Hwy Grove Gr Gv Square Sq Circuit Cct Esplanade Esp "
+    "Quay Row Mews Gardens Gdns Rise Heights Hts Track Walk Loop Parkway Pkwy Trail Trl Circle Cir "
+    "Glade Promenade Strand Mall Alley Wynd Crossing Grange Vale Common Chase Green"
+).split()
+_SUFFIX = r"(?:" + "|".join(sorted(_SUFFIXES, key=len, reverse=True)) + r")\b\.?"
+_UNIT = r"(?:(?:Flat|Unit|Apt|Apartment|Suite|Ste|Level|Lvl|Villa|Shop)\.?[ \t]*\d{1,4}[A-Za-z]?[ \t]*(?:,[ \t]*|/[ \t]*|[ \t]+))"
+_NUMBER = r"\d{1,5}[A-Za-z]?(?:[ \t]*[-–/][ \t]*\d{1,5}[A-Za-z]?)?"
+_NAME_WORD = rf"(?:[{UP}][{LO}'’]*\.?|[{UP}]{{2,}})"
+_STREET = re.compile(
+    rf"(?<![\w/.-])(?:{_UNIT})?{_NUMBER}[ \t]+(?:{_NAME_WORD}[ \t]+){{1,4}}{_SUFFIX}"
+    rf"(?:[ \t]+(?:North|South|East|West|N|S|E|W|NE|NW|SE|SW)\b)?"
+)
+# "Herries Road, Sheffield S5 7AU": no number, so a known town must follow.
+_STREET_NAME = re.compile(
+    rf"(?<![\w/.-])(?:{_NAME_WORD}[ \t]+){{1,3}}{_SUFFIX}(?=,[ \t]*(?P<town>[{UP}][{LO}]+(?:[ \t][{UP}][{LO}]+)?))"
+)
+_PO_BOX = re.compile(
+    r"\b(?i:p\.?\s?o\.?\s*box|post\s+office\s+box|private\s+bag|locked\s+bag|gpo\s+box)\s+\d{1,6}\b"
+)
+_RURAL_DELIVERY = re.compile(r"(?<=,[ \t])RD[ \t]?\d{1,2}\b")
+# ", Ponsonby, Auckland" after a street; stops at anything that is not a capitalised place.
+_TAIL_PART = re.compile(
+    rf",[ \t]*(?P<place>[{UP}][{LO}][{LO}'’-]*(?:[ \t][{UP}][{LO}][{LO}'’-]*){{0,2}})"
+    rf"|[ \t,]+(?P<state>{STATE_ABBR})\b"
+)
+
+
+@register("street_address")
+class StreetAddressDetector(RuleDetector):
+    def detect(self, text: str) -> list[Span]:
+        found: list[Span] = []
+        for m in _STREET.finditer(text):
+            found.append(self.span(m.start(), m.end(), Category.LOCATION, "STREET", 0.9))
+            found.extend(self._tail(text, m.end()))
+        known = places()
+        for m in _STREET_NAME.finditer(text):
+            if known.get(m["town"].casefold()) == "city" and not m.group().split()[0].casefold() in ("the", "and"):
+                found.append(self.span(m.start(), m.end(), Category.LOCATION, "STREET", 0.75))
+                found.extend(self._tail(text, m.end()))
+        for rx, score in ((_PO_BOX, 0.95), (_RURAL_DELIVERY, 0.7)):
+            for m in rx.finditer(text):
+                found.append(self.span(m.start(), m.end(), Category.LOCATION, "STREET", score))
+                found.extend(self._tail(text, m.end()))
+        return keep_longest(found)
+
+    def _tail(self, text: str, pos: int) -> list[Span]:
+        out: list[Span] = []
+        known = places()
+        while (t := _TAIL_PART.match(text, pos)) is not None:
+            if t["state"]:
+                out.append(self.span(t.start("state"), t.end("state"), Category.LOCATION, "STATE", 0.9))
+            else:
+                kind = known.get(t["place"].casefold(), "city")
+                fine = {"state": "STATE", "country": "COUNTRY"}.get(kind, "CITY")
+                out.append(self.span(t.start("place"), t.end("place"), Category.LOCATION, fine, 0.8))
+            pos = t.end()
+        return out

@@ -1,0 +1,67 @@
+"""Ages of people. Every age is reported (HIPAA only requires those over 89 to go, but the
+evaluation filters); over 89 scores 1.0. Durations ("5 years ago") and doses are not ages."""
+
+from __future__ import annotations
+
+import re
+
+from ...categories import Category
+from ...spans import Span
+from ..base import register
+from .common import RuleDetector, before, keep_longest
+
+_YEARS_OLD = re.compile(r"(?<![\w.])(\d{1,3})(?:\s*|-)(?:years?|yrs?|y)\.?(?:\s*|-)old\b", re.I)
+_YO = re.compile(r"(?<![\w.])(\d{1,3})\s*(?:yo|y/o|y\.o\.?|yoa)(?![A-Za-z])", re.I)
+_AGED = re.compile(r"\b(?:aged?|age\s+of)\s*[:=]?\s*(\d{1,3})(?!\d|\.\d)", re.I)
+_SEX = re.compile(r"(?<![\w.])(\d{1,3})([MF])(?![\w'])")
+_DECADE = re.compile(r"\bin\s+(?:his|her|their|the)\s+(?:(?:early|mid|late)[\s-]+)?(\d0)['’]?s\b", re.I)
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_ONES = "one two three four five six seven eight nine".split()
+_WORDS = re.compile(
+    r"\b((?:one[\s-]hundred(?:[\s-]and)?[\s-])?(?:" + "|".join(_TENS) + r")(?:[\s-](?:" + "|".join(_ONES)
+    + r"))?|one[\s-]hundred)[\s-]years?[\s-]old\b",
+    re.I,
+)
+# "14F Foley", "8F sheath": French gauge, not a 14-year-old girl.
+_GAUGE_AFTER = re.compile(r"\s*(?:fr|french|foley|catheter|cath|sheath|tube|drain|cannula|stent|ngt|ng|idc|ett|g)\b", re.I)
+_NOT_AN_AGE_AFTER = re.compile(r"\s*(?:weeks?|wks?|/40|days?|months?|mo|mths?|hours?|%|mg|kg|cm)\b", re.I)
+_NOT_AN_AGE_BEFORE = re.compile(r"(?:gestational|corrected|bone|mental|developmental|reading|skeletal)\s+$")
+
+
+def _words_value(words: str) -> int:
+    parts = re.split(r"[\s-]+", words.lower())
+    value = 0
+    if "hundred" in parts:
+        value, parts = 100, parts[parts.index("hundred") + 1 :]
+    for p in parts:
+        if p in _TENS:
+            value += (_TENS.index(p) + 2) * 10
+        elif p in _ONES:
+            value += _ONES.index(p) + 1
+    return value
+
+
+@register("age")
+class AgeDetector(RuleDetector):
+    def detect(self, text: str) -> list[Span]:
+        found: list[Span] = []
+
+        def add(start: int, end: int, age: int, score: float) -> None:
+            if 0 < age <= 125:
+                found.append(self.span(start, end, Category.AGE, "OTHER", 1.0 if age > 89 else score))
+
+        for rx, score in ((_YEARS_OLD, 0.95), (_YO, 0.9)):
+            for m in rx.finditer(text):
+                add(m.start(1), m.end(1), int(m[1]), score)
+        for m in _AGED.finditer(text):
+            if not _NOT_AN_AGE_AFTER.match(text, m.end()) and not _NOT_AN_AGE_BEFORE.search(before(text, m.start(), 20)):
+                add(m.start(1), m.end(1), int(m[1]), 0.9)
+        for m in _SEX.finditer(text):
+            if not _GAUGE_AFTER.match(text, m.end()) and "size" not in before(text, m.start(), 12):
+                add(m.start(1), m.end(1), int(m[1]), 0.7)
+        for m in _DECADE.finditer(text):
+            add(m.start(1), m.end(1), int(m[1]), 0.8)
+        if "old" in text.lower():  # spelt-out ages are rare; skip the scan when they cannot occur
+            for m in _WORDS.finditer(text):
+                add(m.start(1), m.end(1), _words_value(m[1]), 0.9)
+        return keep_longest(found)

@@ -1,0 +1,84 @@
+"""Pieces every rule detector shares: the span factory, context windows, and the
+regex fragments for capitalised words and units."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from typing import Iterable
+
+from ...categories import Category
+from ...spans import Span
+from ..base import Detector
+
+# Upper / lower case letters of the Latin-script languages in the name lists.
+UP = "A-ZÀ-ÖØ-ÞĀĂĄĆČĎĐĒĖĘĚĞĪİŁŃŇŌŐŒŘŚŞŠŢŤŪŮŰŹŻŽ"
+LO = "a-zß-öø-ÿāăąćčďđēėęěğīıłńňōőœřśşšţťūůűźżž"
+
+# Units and words after a number that make it a dose, measurement or count, never PHI.
+UNITS = (
+    r"(?:mg|mcg|µg|ug|g|kg|ml|mL|l|L|mmol|mol|iu|IU|units?|u|mEq|meq|mm|cm|m|km|mmhg|mmHg|bpm|"
+    r"kcal|cal|%|x|tabs?|tablets?|caps?|capsules?|puffs?|drops?|doses?|sachets?|amps?|vials?|"
+    r"hrs?|hours?|mins?|minutes?|secs?|seconds?|days?|d|wks?|weeks?|months?|mths?|yrs?|years?|"
+    r"times|cycles?|beats|breaths|litres?|liters?|mls?|l/min|ml/hr|mg/kg|mg/dl|mmol/l|g/l|g/dl)"
+)
+UNIT_AFTER = re.compile(rf"\s*{UNITS}(?![A-Za-z])", re.I)
+
+
+class RuleDetector(Detector):
+    """A regex / dictionary detector. Subclasses implement ``detect``."""
+
+    def span(self, start: int, end: int, category: Category, fine: str = "OTHER", score: float = 0.9) -> Span:
+        return Span(start, end, category, fine, round(score, 3), source=self.name)
+
+
+def trie_regex(words: Iterable[str], ignore_case: bool = True) -> str:
+    """One regex for a word list, shaped as a trie ("d(?:a(?:d|ughter)|tr)") so the engine
+    rejects a position after one character instead of trying every word in turn. A space in
+    a word matches any run of spaces or tabs; longer words win over their prefixes."""
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for ch in word.casefold() if ignore_case else word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        branches = [
+            ("[ \\t]+" if ch == " " else re.escape(ch)) + emit(sub) for ch, sub in sorted(node.items()) if ch
+        ]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return ("(?i:" if ignore_case else "(?:") + emit(trie) + ")"
+
+
+def before(text: str, pos: int, width: int = 40) -> str:
+    """The lower-cased text just before ``pos`` on the same line."""
+    chunk = text[max(0, pos - width) : pos]
+    return chunk[chunk.rfind("\n") + 1 :].lower()
+
+
+def after(text: str, pos: int, width: int = 40) -> str:
+    chunk = text[pos : pos + width]
+    nl = chunk.find("\n")
+    return (chunk if nl < 0 else chunk[:nl]).lower()
+
+
+def unit_follows(text: str, pos: int) -> bool:
+    return UNIT_AFTER.match(text, pos) is not None
+
+
+def keep_longest(spans: Iterable[Span]) -> list[Span]:
+    """One span per stretch of text: the longest (then highest-scoring) of overlapping ones."""
+    starts: list[int] = []
+    chosen: list[Span] = []  # kept sorted by start, never overlapping
+    for s in sorted(spans, key=lambda s: (-s.length, -s.score, s.start)):
+        i = bisect.bisect_left(starts, s.start)
+        if (i > 0 and chosen[i - 1].end > s.start) or (i < len(chosen) and chosen[i].start < s.end):
+            continue
+        starts.insert(i, s.start)
+        chosen.insert(i, s)
+    return chosen

@@ -1,0 +1,102 @@
+"""Dates in the forms clinicians write them; times of day, doses, ratios and versions are not."""
+
+from __future__ import annotations
+
+import re
+
+from ...categories import Category
+from ...spans import Span
+from ..base import register
+from .common import RuleDetector, before, keep_longest, trie_regex, unit_follows
+
+_MONTH_WORDS = [
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December", "Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep",
+    "Sept", "Oct", "Nov", "Dec",
+]
+# Title case or capitals only: "may" and "march" in lower case are verbs.
+# Only an abbreviation takes a full stop ("Mar."); after "March" the stop ends the sentence.
+_FULL_FORMS = trie_regex([f for w in _MONTH_WORDS[:12] for f in (w, w.upper())], ignore_case=False)
+_SHORT_FORMS = trie_regex([f for w in _MONTH_WORDS[12:] for f in (w, w.upper())], ignore_case=False)
+MONTH = rf"(?<![A-Za-z])(?:{_FULL_FORMS}|{_SHORT_FORMS}\.?)(?![A-Za-z])"
+_FULL_MONTH = trie_regex(_MONTH_WORDS[:12], ignore_case=False) + r"(?![A-Za-z])"
+_DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
+_YEAR = r"(?P<y>(?:19|20)\d{2}(?!\d)|['’]\d{2}(?!\d))"
+
+_DAY_MONTH = re.compile(
+    rf"(?<![\w/.-]){_DAY}(?:\s+of)?[\s./-]*{MONTH}(?:,?[\s./-]*{_YEAR}|-(?P<y2>\d{{2}})(?!\d))?"
+)
+_MONTH_DAY = re.compile(rf"{MONTH}\s*{_DAY}(?![\d:])(?!\s*[.:]\d)(?:,?\s+{_YEAR})?")
+_MONTH_YEAR = re.compile(rf"{MONTH},?\s*(?:of\s+)?{_YEAR}")
+_NUMERIC = re.compile(r"(?<![\w./-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\w/]|[.-]\d)")
+_ISO = re.compile(r"(?<![\w./-])((?:19|20)\d{2})([/.-])(\d{1,2})\2(\d{1,2})(?![\w/]|[.-]\d)")
+_COMPACT = re.compile(r"(?<![\w./-])((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?![\w/]|[.-]\d)")
+_DAY_SLASH_MONTH = re.compile(r"(?<![\w./-])(\d{1,2})/(\d{1,2})(?![\w/]|[.-]\d)")
+_YEAR_ALONE = re.compile(r"(?<![\w./-])((?:19|20)\d{2})(?![\w/]|[.-]\d)")
+_IN_MONTH = re.compile(
+    rf"\b(?:in|since|during|until|till|by|from|early|mid|late|last|next|this|before|after)[\s-]+({_FULL_MONTH})"
+)
+_ORDINAL = re.compile(r"\b(?:on|from|until|since|by|before|after)\s+the\s+([0-3]?\d(?:st|nd|rd|th))\b", re.I)
+
+_COMPACT_CONTEXT = re.compile(r"\b(?:date|dob|d\.o\.b|born|collected|admitted|discharged|dated|seen|reported|received|on)\W*$")
+_SHORT_CONTEXT = re.compile(
+    r"(?:\b(?:on|from|since|until|till|dated|date|dob|seen|admitted|discharged|due|reviewed?|d/c)\W*)$"
+)
+_YEAR_CONTEXT = re.compile(r"\b(?:in|since|from|until|till|during|circa|c\.|year|early|late|mid|before|after)[\s-]*$")
+# UK shorthand: 3/12 = three months, 2/52 = two weeks, 5/7 = five days, 4/24 = four hours.
+_DURATION_DENOMINATORS = {"12", "52", "7", "24"}
+_NOT_A_DATE_AFTER = re.compile(r"\s*(?:ago|tabs?|tablets?|power|strength|weeks?|days?|months?|hrs?|hours?|times|doses?|x)\b")
+_VERSION_BEFORE = re.compile(r"(?:\bv|version|ver\.?|release|build)\s*$")
+
+
+def _valid_day_month(day: int, month: int) -> bool:
+    return 1 <= day <= 31 and 1 <= month <= 12
+
+
+@register("date")
+class DateDetector(RuleDetector):
+    def detect(self, text: str) -> list[Span]:
+        found: list[Span] = []
+
+        def add(start: int, end: int, score: float) -> None:
+            found.append(self.span(start, end, Category.DATE, "OTHER", score))
+
+        for m in _DAY_MONTH.finditer(text):
+            if 1 <= int(m["d"]) <= 31 and not (m["y"] is None and m["y2"] is None and unit_follows(text, m.end())):
+                add(m.start(), m.end(), 0.95 if (m["y"] or m["y2"]) else 0.85)
+        for m in _MONTH_DAY.finditer(text):
+            if 1 <= int(m["d"]) <= 31 and (m["y"] or not unit_follows(text, m.end())):
+                add(m.start(), m.end(), 0.95 if m["y"] else 0.85)
+        for m in _MONTH_YEAR.finditer(text):
+            add(m.start(), m.end(), 0.9)
+        for m in _NUMERIC.finditer(text):
+            a, b = int(m[1]), int(m[3])
+            if m[2] == "." and _VERSION_BEFORE.search(before(text, m.start(), 12)):
+                continue
+            if _valid_day_month(a, b) or _valid_day_month(b, a):
+                add(m.start(), m.end(), 0.95 if len(m[4]) == 4 else 0.85)
+        for m in _ISO.finditer(text):
+            if _valid_day_month(int(m[4]), int(m[3])) and not _VERSION_BEFORE.search(before(text, m.start(), 12)):
+                # Unambiguous in shape, but reference numbers are written the same way.
+                add(m.start(), m.end(), 0.95 if _COMPACT_CONTEXT.search(before(text, m.start(), 25)) else 0.8)
+        for m in _COMPACT.finditer(text):
+            if _COMPACT_CONTEXT.search(before(text, m.start(), 25)):
+                add(m.start(), m.end(), 0.85)
+        for m in _DAY_SLASH_MONTH.finditer(text):
+            a, b = int(m[1]), int(m[2])
+            if (
+                m[2] not in _DURATION_DENOMINATORS
+                and (_valid_day_month(a, b) or _valid_day_month(b, a))
+                and _SHORT_CONTEXT.search(before(text, m.start(), 20))
+                and not _NOT_A_DATE_AFTER.match(text, m.end())
+            ):
+                add(m.start(), m.end(), 0.7)
+        for m in _YEAR_ALONE.finditer(text):
+            if _YEAR_CONTEXT.search(before(text, m.start(), 15)) and not unit_follows(text, m.end()):
+                add(m.start(), m.end(), 0.6)
+        for m in _IN_MONTH.finditer(text):
+            add(m.start(1), m.end(1), 0.6)
+        for m in _ORDINAL.finditer(text):
+            if 1 <= int(re.sub(r"\D", "", m[1])) <= 31:
+                add(m.start(1), m.end(1), 0.6)
+        return keep_longest(found)

@@ -1,0 +1,351 @@
+"""Person names, found by what surrounds them: a title (Dr, Mrs), a form field (Patient:,
+Name:), a sign-off (Signed:, Yours sincerely), a relationship word (her daughter Aroha), or a
+first name from the dictionaries followed by a surname.
+
+A dictionary hit alone is never enough: "Will", "Grace" and "Brown" are ordinary words.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from ...categories import Category
+from ...spans import Span
+from ..base import register
+from ..lexicons import first_names, name_words, not_names, surnames
+from .common import LO, UP, RuleDetector, after, before, keep_longest, trie_regex
+
+_PART = rf"(?:[{UP}][{LO}]+(?:[{UP}][{LO}]+)?|[{UP}]{{2,}})"  # Smith, McDonald, SMITH
+WORD = rf"(?:(?:[OD]['’])?{_PART}(?:['’-]{_PART})*(?![{UP}{LO}\d]))"  # O'Neil-Patel, D'Souza
+_INITIAL = rf"[{UP}](?:\.[ \t]*|[ \t]+)"
+_PARTICLE = r"(?:van|von|de|der|den|da|di|du|la|le|del|della|bin|binti|ibn|al|el|ter|ten|dos|das)"
+NAME = rf"(?:{_PARTICLE}[ \t]+){{0,2}}(?:{_INITIAL}){{0,3}}{WORD}(?:[ \t]+(?:{_PARTICLE}[ \t]+){{0,2}}(?:{_INITIAL}){{0,2}}{WORD}){{0,3}}"
+_LAST_FIRST = rf"{WORD},[ \t]*{WORD}(?:[ \t]+[{UP}]\b\.?)?"
+TITLES = "Dr Doctor Mr Mrs Ms Miss Mx Prof Professor Nurse Sister Sr Matron Midwife Rev Reverend Sir Dame Master".split()
+_TITLE = trie_regex(TITLES + [t.upper() for t in TITLES], ignore_case=False)
+_CLINICIAN_TITLES = {"dr", "doctor", "prof", "professor", "nurse", "sister", "sr", "matron", "midwife"}
+CREDENTIALS = (
+    "MD", "M.D.", "DO", "RN", "NP", "PA-C", "MBChB", "MB ChB", "MBBS", "FRACP", "FRACS", "FRCP", "FRCS", "FRCSEd",
+    "FRANZCP", "FRNZCGP", "FRACGP", "FRCPC", "FACP", "FACS", "FRCA", "FANZCA", "PhD", "DNP", "CNS", "RM", "MRCP",
+    "MRCGP", "MRCS", "DPhil", "APRN", "LPN", "CNP", "PharmD", "DDS", "DMD", "DPT", "BPharm", "BPhty",
+)
+_CREDENTIALS = "(?:" + "|".join(re.escape(c) for c in sorted(CREDENTIALS, key=len, reverse=True)) + ")"
+_CREDENTIAL_WORDS = frozenset(c.rstrip(".").casefold() for c in CREDENTIALS)
+_TOKEN = re.compile(r"\S+")
+_POSSESSIVE_BEFORE = re.compile(r"\b(?:his|her|their|my|your|our|pt'?s|patient'?s)\s+$")
+_STREET_BEFORE = re.compile(r"\d+[A-Za-z]?\s+(?:[A-Z][a-z]+\s+){1,3}$")
+_PATIENT_BEFORE = re.compile(r"\b(?:patient|pt|client)\W*$")
+_SURGEON_AFTER = re.compile(r"consultant|surgeon|frcs|fracs|registrar|physician|cardiologist|anaesthetist|obstetrician|\bgp\b")
+
+
+def _key(word: str) -> str:
+    return re.sub(r"(?:['’]s|[.,;:])+$", "", word).casefold()
+
+
+def is_known_name(word: str) -> bool:
+    k = _key(word)
+    return k in first_names() or k in surnames()
+
+
+def _is_initial(tok: str) -> bool:
+    return len(tok.rstrip(".")) == 1 and tok[0].isupper()
+
+
+def trim_name(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Cut a candidate name at the first word that cannot be part of a name (a heading word, a
+    verb starting the next clause, a capitals word that is no known name)."""
+    stop = not_names()
+    kept: list[tuple[int, int]] = []
+    for i, m in enumerate(_TOKEN.finditer(text, start, end)):
+        tok = m.group()
+        k = _key(tok)
+        if _is_initial(tok):
+            kept.append(m.span())
+            continue
+        if k in _CREDENTIAL_WORDS or (k in stop and not (is_known_name(tok) and (i == 0 or k not in name_words()))):
+            break
+        if i > 0 and tok.isupper() and not is_known_name(tok):
+            break
+        kept.append(m.span())
+    while len(kept) > 1 and _is_initial(text[kept[-1][0] : kept[-1][1]]) and text[kept[-1][1] - 1] != ".":
+        if text[kept[-1][1] : kept[-1][1] + 1] in ("", "\n", "\r", ",", ")", ";"):
+            break  # "Smith, John A" ends with a middle initial; "Dr Smith I think" does not
+        kept.pop()
+    if not kept or all(_is_initial(text[s:e]) for s, e in kept):
+        return None
+    s, e = kept[0][0], kept[-1][1]
+    while e > s and text[e - 1] in ".,;:":
+        e -= 1
+    return s, e
+
+
+def _words(text: str, start: int, end: int) -> list[str]:
+    return [t for t in (_key(m.group()) for m in _TOKEN.finditer(text, start, end)) if len(t) > 1]
+
+
+def plausible(text: str, start: int, end: int, allow_ordinary: bool = False) -> bool:
+    """At least one word is a known first name or surname (that is not also an ordinary word,
+    unless the context already says a name follows)."""
+    return any(
+        w in first_names() or w in surnames()
+        for w in _words(text, start, end)
+        if allow_ordinary or w not in name_words()
+    )
+
+
+class _NameRule(RuleDetector):
+    def name_span(
+        self, text: str, start: int, end: int, fine: str, score: float, known: bool = False
+    ) -> Span | None:
+        """The trimmed name as a span; with ``known`` one word must be in the name lists (a
+        field such as "Patient:" is as often followed by "Alert and oriented")."""
+        cut = trim_name(text, start, end)
+        if cut is None:
+            return None
+        s, e = cut
+        if known and not plausible(text, s, e, allow_ordinary=True):
+            return None
+        if text[s:e].isupper():
+            score -= 0.05
+        return self.span(s, e, Category.NAME, fine, score)
+
+
+_TITLED = re.compile(rf"(?<![\w.])(?P<t>{_TITLE})\b\.?[ \t]+(?P<n>{NAME})")
+
+
+@register("titled_name")
+class TitledNameDetector(_NameRule):
+    def detect(self, text: str) -> list[Span]:
+        out = []
+        for m in _TITLED.finditer(text):
+            title = m["t"].lower()
+            if title in ("nurse", "sister", "sr") and _POSSESSIVE_BEFORE.search(before(text, m.start(), 20)):
+                continue  # "her sister Mary" is a relative, not a nursing sister
+            if title == "dr" and _STREET_BEFORE.search(text[max(0, m.start() - 40) : m.start()]):
+                continue  # "45 Smith Dr Auckland": Drive, not Doctor
+            if title in _CLINICIAN_TITLES:
+                fine = "DOCTOR"
+            elif title in ("rev", "reverend"):
+                fine = "OTHER"
+            else:
+                # UK surgeons are "Mr"; otherwise Mr / Mrs is most often the patient.
+                rest = re.split(r"[.;\n]", after(text, m.end("n"), 60), maxsplit=1)[0]
+                fine = "DOCTOR" if _SURGEON_AFTER.search(rest) else "PATIENT"
+            score = 0.9 if fine == "DOCTOR" or title in ("rev", "reverend") else 0.8
+            if (s := self.name_span(text, m.start("n"), m.end("n"), fine, score)) is not None:
+                out.append(s)
+        return out
+
+
+def _labels(words: str) -> str:
+    return trie_regex(words.split("|"))
+
+
+_FIELD_LABELS = {
+    "PATIENT": _labels(r"patient|patient name|patient's name|name of patient|pt|pt name|client|client name|resident"),
+    "DOCTOR": _labels(
+        r"attending|attending physician|consultant|surgeon|anaesthetist|anesthetist|anesthesiologist|physician|doctor"
+        r"|gp|general practitioner|referring doctor|referring physician|referring clinician|referrer|clinician"
+        r"|provider|pcp|primary care physician|ordering physician|ordering provider|registrar|resident doctor"
+        r"|author|midwife|lmc|cardiologist|radiologist|pathologist|specialist|responsible clinician|rmo"
+    ),
+    "RELATIVE": _labels(
+        r"next of kin|nok|emergency contact|contact person|mother|father|spouse|partner|guardian|parent"
+        r"|caregiver|carer|husband|wife"
+    ),
+    "OTHER": _labels(
+        r"caller|name|full name|surname|family name|last name|first name|given name|given names|forename|forenames"
+        r"|preferred name|known as|aka|alias|maiden name|witness|interpreter|social worker|case manager"
+    ),
+}
+_FIELD = re.compile(
+    r"(?m)(?:^|(?<=[\s;|,(]))[ \t]*(?P<label>" + "|".join(f"(?P<{k}>{v})" for k, v in _FIELD_LABELS.items())
+    + rf")[ \t]*(?::|-|=)[ \t]*(?:(?:{_TITLE})\b\.?[ \t]+)?(?P<n>{_LAST_FIRST}|{NAME})"
+)
+_USERNAME = re.compile(r"\b(?i:user\s*name|user\s*id|login|logon)[ \t]*[:=][ \t]*(?P<v>[A-Za-z][\w.-]{1,30}[A-Za-z0-9])")
+
+
+@register("labelled_name")
+class LabelledNameDetector(_NameRule):
+    def detect(self, text: str) -> list[Span]:
+        out = []
+        for m in _FIELD.finditer(text):
+            fine = next(k for k in _FIELD_LABELS if m.group(k) is not None)
+            if (s := self.name_span(text, m.start("n"), m.end("n"), fine, 0.9, known=True)) is not None:
+                out.append(s)
+        for m in _USERNAME.finditer(text):
+            out.append(self.span(m.start("v"), m.end("v"), Category.NAME, "USERNAME", 0.85))
+        return out
+
+
+_SIGNERS = _labels(
+    "electronically signed by|e-signed by|esigned by|signed by|signed|dictated by|authorised by|authorized by"
+    "|verified by|reviewed by|reported by|approved by|seen by|referred by|written by|completed by|copy to"
+    "|copies to|cc|c.c."
+)
+_STAFF = _labels("transcribed by|typed by|taken by|entered by|recorded by")  # typists, receptionists
+_SIGN_LABEL = re.compile(rf"(?<![\w.])(?:(?P<staff>{_STAFF})|{_SIGNERS})(?!\w)(?P<colon>[ \t]*:)?[ \t]*")
+_LIST_NAME = re.compile(rf"[ \t]*(?:(?P<t>{_TITLE})\b\.?[ \t]+)?(?P<n>{NAME})[ \t]*(?:,|;|&|\band\b|/)?")
+_CLOSING = re.compile(
+    r"(?im)^[ \t]*(?:yours\s+(?:sincerely|faithfully|truly)|(?:with\s+)?(?:kind|best|warm|many)\s+(?:regards|thanks)"
+    r"|regards|thanks|thank\s+you|best\s+wishes|ng[āa]\s+mihi|sincerely|cheers)[ \t]*[,.!]?[ \t]*$"
+)
+_SIGNATURE_LINE = re.compile(rf"[ \t]*(?:(?:{_TITLE})\b\.?[ \t]+)?(?P<n>{NAME})")
+# Credentials are rare, names common: find the credential, then the name just before it.
+_CREDENTIAL = re.compile(rf"(?<=[ \t,]){_CREDENTIALS}(?![\w])")
+_NAME_BEFORE_CREDENTIAL = re.compile(rf"(?<![\w.'’-])(?P<n>{NAME}),?[ \t]+$")
+_INITIALS_LINE = re.compile(rf"(?m)^[ \t]*(?:(?:{_TITLE})\b\.?[ \t]+)?(?P<n>(?:[{UP}]\.[ \t]?){{1,2}}{WORD})[ \t]*$")
+_LAST_FIRST_FORM = re.compile(rf"(?<![\w,])(?P<last>{WORD}),[ \t]*(?P<first>{WORD})(?:[ \t]+[{UP}]\b\.?)?")
+
+
+@register("signature_name")
+class SignatureNameDetector(_NameRule):
+    def detect(self, text: str) -> list[Span]:
+        out: list[Span] = []
+        for m in _SIGN_LABEL.finditer(text):
+            fine = "OTHER" if m["staff"] else "DOCTOR"  # a typist or receptionist is not a clinician
+            # "CC:" is also the chief complaint, so a name after it must look like one.
+            strict = m["colon"] is None or m.group().strip(" \t:").lower() in ("cc", "c.c.")
+            out.extend(self._name_list(text, m.end(), fine, strict=strict))
+        for m in _CLOSING.finditer(text):
+            line = _next_line(text, m.end())
+            if line is not None and (n := _SIGNATURE_LINE.match(text, line)) is not None:
+                if (s := self.name_span(text, n.start("n"), n.end("n"), "DOCTOR", 0.85, known=True)) is not None:
+                    out.append(s)
+        for c in _CREDENTIAL.finditer(text):
+            line_start = text.rfind("\n", 0, c.start()) + 1
+            m = _NAME_BEFORE_CREDENTIAL.search(text, max(line_start, c.start() - 80), c.start())
+            if m is not None and plausible(text, m.start("n"), m.end("n")):
+                if (s := self.name_span(text, m.start("n"), m.end("n"), "DOCTOR", 0.85)) is not None:
+                    out.append(s)
+        for m in _INITIALS_LINE.finditer(text):  # "F. McAllister" alone on a line signs a note
+            if (s := self.name_span(text, m.start("n"), m.end("n"), "DOCTOR", 0.7)) is not None:
+                out.append(s)
+        stop = not_names()
+        for m in _LAST_FIRST_FORM.finditer(text):
+            last, first = _key(m["last"]), _key(m["first"])
+            if last in surnames() and first in first_names() and not {last, first} & stop:
+                if not (last in name_words() and first in name_words()):
+                    out.append(self.span(m.start(), m.end(), Category.NAME, "DOCTOR", 0.75))
+        return keep_longest(out)
+
+    def _name_list(self, text: str, pos: int, fine: str, strict: bool) -> Iterator[Span]:
+        """Names after a sign-off label, several after "cc:". Without a colon ("seen by ...")
+        a name must be titled or look like one from the dictionaries."""
+        line_end = text.find("\n", pos)
+        line_end = len(text) if line_end < 0 else line_end
+        while pos < line_end and (m := _LIST_NAME.match(text, pos, line_end)) is not None:
+            if not strict or m["t"] or plausible(text, m.start("n"), m.end("n")):
+                if (s := self.name_span(text, m.start("n"), m.end("n"), fine, 0.85)) is not None:
+                    yield s
+            if m.end() == pos:
+                break
+            pos = m.end()
+
+
+def _next_line(text: str, pos: int, max_lines: int = 4) -> int | None:
+    """Start of the first non-blank line within a few lines after ``pos``."""
+    for _ in range(max_lines):
+        nl = text.find("\n", pos)
+        if nl < 0:
+            return None
+        pos = nl + 1
+        end = text.find("\n", pos)
+        if text[pos : len(text) if end < 0 else end].strip():
+            return pos
+    return None
+
+
+_RELATIONS = _labels(
+    r"wife|husband|partner|spouse|son|daughter|dtr|dau|mother|mum|mom|mam|father|dad|brother|bro|sister|sis"
+    r"|sibling|aunt|aunty|auntie|uncle|niece|nephew|cousin|grandson|granddaughter|grandmother|grandfather"
+    r"|grandma|grandpa|nana|nan|granny|koro|kuia|fiance|fiancee|fiancé|fiancée|girlfriend|boyfriend|friend"
+    r"|neighbour|neighbor|flatmate|carer|caregiver|guardian|stepson|stepdaughter|stepmother|stepfather"
+    r"|son-in-law|daughter-in-law|mother-in-law|father-in-law|brother-in-law|sister-in-law|whanau|whānau"
+    r"|next of kin|nok|parent|twin|ex-wife|ex-husband|widow|widower"
+)
+_RELATIVE = re.compile(
+    rf"(?<![\w-]){_RELATIONS}(?![\w-])[ \t]*[,:(]?[ \t]*(?:(?i:named|called)[ \t]+)?"
+    rf"(?P<n>{NAME}|[{LO}]{{2,}}(?:[ \t]+[{LO}]{{2,}})?)"
+)
+# "Mere Parata (daughter)": the bracketed relation is found first, then the name before it.
+_BRACKETED_RELATION = re.compile(rf"\([ \t]*{_RELATIONS}[ \t]*\)")
+_NAME_BEFORE_BRACKET = re.compile(rf"(?<![\w'’-])(?P<n>{NAME})[ \t]*$")
+
+
+@register("relative_name")
+class RelativeNameDetector(_NameRule):
+    def detect(self, text: str) -> list[Span]:
+        out = []
+        stop, common = not_names(), name_words()
+        for m in _RELATIVE.finditer(text):
+            if m.group().startswith("Sister") and not _POSSESSIVE_BEFORE.search(before(text, m.start(), 20)):
+                continue  # the nursing title, found by the title rule
+            start, end = m.start("n"), m.end("n")
+            value = m["n"]
+            if value[0].islower():
+                # "spoke w/ dtr aroha": lower case only when the first word is a first name.
+                words = value.split()
+                k = _key(words[0])
+                if k not in first_names() or k in common or k in stop:
+                    continue
+                if len(words) > 1 and _key(words[1]) not in surnames():
+                    end = start + len(words[0])
+                out.append(self.span(start, end, Category.NAME, "RELATIVE", 0.65))
+                continue
+            first = _key(value.split()[0])
+            if first in common and not plausible(text, start, end):
+                continue  # "wife Will visit": an ordinary word, no name beside it
+            score = 0.85 if is_known_name(value.split()[0]) else 0.75
+            if (s := self.name_span(text, start, end, "RELATIVE", score)) is not None:
+                out.append(s)
+        for b in _BRACKETED_RELATION.finditer(text):
+            m = _NAME_BEFORE_BRACKET.search(text, max(text.rfind("\n", 0, b.start()) + 1, b.start() - 60), b.start())
+            if m is None:
+                continue
+            if (s := self.name_span(text, m.start("n"), m.end("n"), "RELATIVE", 0.95, known=True)) is not None:
+                out.append(s)
+        return keep_longest(out)
+
+
+_CAP_RUN = re.compile(rf"{WORD}(?:[ \t]+(?:[{UP}]\.?[ \t]+)?{WORD}){{1,3}}")
+_INITIAL_SURNAME = re.compile(rf"(?<![\w.])(?:[{UP}]\.[ \t]?){{1,2}}(?P<last>{WORD})")  # "F. McAllister"
+_ORG_OR_STREET_AFTER = re.compile(
+    r"[ \t]+(?:Hospital|Clinic|Centre|Center|Health|Practice|Surgery|Street|St|Road|Rd|Avenue|Ave|Lane|Drive"
+    r"|Place|Crescent|Court|Terrace|Way|House|Hall|Building|Ward|Unit|School|College|University|Trust|Ltd|Inc)\b"
+)
+
+
+@register("dictionary_name")
+class DictionaryNameDetector(_NameRule):
+    """First name + surname from the dictionaries, both capitalised: "Anna Kowalski"."""
+
+    def detect(self, text: str) -> list[Span]:
+        firsts, lasts, stop, common = first_names(), surnames(), not_names(), name_words()
+        out = []
+        for m in _CAP_RUN.finditer(text):
+            if m.group().isupper() or _ORG_OR_STREET_AFTER.match(text, m.end()):
+                continue  # headings in capitals; "John Hunter Hospital" is the organisation rule's
+            if text[max(0, m.start() - 3) : m.start()].rstrip().endswith(("St", "St.")):
+                continue
+            tokens = [(t.start(), t.end(), _key(t.group())) for t in _TOKEN.finditer(text, m.start(), m.end())]
+            words = [t for t in tokens if len(t[2]) > 1]
+            for i in range(len(words) - 1):
+                first, last = words[i], words[i + 1]
+                if first[2] not in firsts or not (last[2] in lasts or last[2] in firsts):
+                    continue
+                if first[2] in stop or last[2] in stop:
+                    continue
+                ambiguous = (first[2] in common) + (last[2] in common)
+                if ambiguous == 2:
+                    continue
+                end = words[i + 2][1] if i + 2 < len(words) and words[i + 2][2] in lasts else last[1]
+                fine = "PATIENT" if _PATIENT_BEFORE.search(before(text, first[0], 20)) else "OTHER"
+                out.append(self.span(first[0], end, Category.NAME, fine, 0.55 if ambiguous else 0.7))
+                break
+        for m in _INITIAL_SURNAME.finditer(text):
+            last = _key(m["last"])
+            if last in lasts and last not in common and last not in stop and not m["last"].isupper():
+                out.append(self.span(m.start(), m.end(), Category.NAME, "OTHER", 0.6))
+        return keep_longest(out)

@@ -1,0 +1,69 @@
+"""National health identifiers with check digits: UK NHS number, NZ NHI, Australian Medicare.
+
+A number whose check digit is right is found without any label (a random number passes only
+one time in ten or so, and the formats are distinctive); a wrong check digit is reported
+only after the identifier's own label, with a lower score.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...categories import Category
+from ...spans import Span
+from ..base import register
+from ..checkdigits import medicare_valid, nhi_valid, nhs_valid
+from .common import RuleDetector, before
+
+_NHS = re.compile(r"(?<![\w-])(\d{3})([ -]?)(\d{3})\2(\d{4})(?![\w-])")
+_NHI = re.compile(r"(?<![\w-])([A-HJ-NP-Z]{3}\d{4}|[A-HJ-NP-Z]{3}\d{2}[A-HJ-NP-Z]{2})(?![\w-])", re.I)
+_MEDICARE = re.compile(r"(?<![\w-])([2-6]\d{3})([ -]?)(\d{5})\2(\d)(?:(?:[ /-]|\2)(\d))?(?![\w-])")
+_PHONE_BEFORE = re.compile(r"\b(?:ph|phone|tel|mob|mobile|cell|fax|pager|call)\b\W*$")
+
+
+def _label_before(text: str, pos: int, label: str) -> bool:
+    return re.search(rf"\b{label}\b[^\n]{{0,20}}$", before(text, pos, 30)) is not None
+
+
+@register("nhs_number")
+class NhsNumberDetector(RuleDetector):
+    def detect(self, text: str) -> list[Span]:
+        out = []
+        for m in _NHS.finditer(text):
+            labelled = _label_before(text, m.start(), "nhs")
+            if nhs_valid(m.group()):
+                if labelled or (m[1][0] != "0" and not _PHONE_BEFORE.search(before(text, m.start(), 20))):
+                    out.append(self.span(m.start(), m.end(), Category.ID, "MRN", 1.0 if labelled else 0.9))
+            elif labelled:
+                out.append(self.span(m.start(), m.end(), Category.ID, "MRN", 0.7))
+        return out
+
+
+@register("nhi")
+class NhiDetector(RuleDetector):
+    def detect(self, text: str) -> list[Span]:
+        out = []
+        for m in _NHI.finditer(text):
+            labelled = _label_before(text, m.start(), "nhi")
+            if not (labelled or m.group().isupper()):
+                continue  # lower-case letters-and-digits codes are only NHIs when labelled
+            if nhi_valid(m.group()):
+                out.append(self.span(m.start(), m.end(), Category.ID, "MRN", 0.99 if labelled else 0.9))
+            elif labelled:
+                out.append(self.span(m.start(), m.end(), Category.ID, "MRN", 0.7))
+        return out
+
+
+@register("medicare")
+class MedicareDetector(RuleDetector):
+    def detect(self, text: str) -> list[Span]:
+        out = []
+        for m in _MEDICARE.finditer(text):
+            labelled = _label_before(text, m.start(), "medicare")
+            if medicare_valid(m.group()):
+                # An ungrouped ten-digit run is as likely a phone or account number.
+                score = 0.99 if labelled else (0.9 if m[2] else 0.6)
+                out.append(self.span(m.start(), m.end(), Category.ID, "HEALTHPLAN", score))
+            elif labelled:
+                out.append(self.span(m.start(), m.end(), Category.ID, "HEALTHPLAN", 0.7))
+        return out

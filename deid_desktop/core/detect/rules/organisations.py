@@ -1,0 +1,107 @@
+"""Hospitals, clinics, practices and companies: names ending in Hospital / Clinic / Medical
+Centre / Health / Practice / Surgery, known hospital names, and companies with Ltd / Inc / Pty."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ...categories import Category
+from ...spans import Span
+from ..base import register
+from ..lexicons import hospitals, name_words, not_names
+from .common import LO, UP, RuleDetector, keep_longest, trie_regex
+
+_HOSPITAL_SUFFIX = (
+    r"(?:Private\s+Hospital|Children's\s+Hospital|Hospitals?|Hospice|Clinics?|Medical\s+Cent(?:re|er)|Medical\s+Group"
+    r"|Medical\s+Practice|Health\s+Cent(?:re|er)|Health\s+Clinic|Health\s+Services?|Health\s+System|Health\s+Board"
+    r"|District\s+Health\s+Board|DHB|Healthcare|Health\s+Care|Health|(?:NHS\s+)?(?:Foundation\s+)?Trust|Infirmary"
+    r"|Sanatorium|Nursing\s+Home|Rest\s+Home|Care\s+Home|Retirement\s+Village|Rehabilitation\s+Cent(?:re|er)"
+    r"|Family\s+Practice|Practice|Surgery|Pharmacy|Chemist|Laborator(?:y|ies)|Labs|Radiology|Imaging|Urgent\s+Care"
+    r"|Accident\s+(?:&|and)\s+Medical|Polyclinic|Hauora|Specialists|Birthing\s+Cent(?:re|er)|Maternity\s+Unit)"
+)
+# No closing full stop: "Globex Inc." at the end of a sentence keeps its stop outside the span.
+_COMPANY_SUFFIX = r"(?:Pty\.?\s+Ltd|Pty|Ltd|Limited|Inc|Incorporated|LLC|PLC|plc|Corp|Corporation|GmbH|Holdings|Industries|(?:&|and)\s+Sons|&\s+Co)"
+_ORG_WORD = rf"(?:St\.|Mt\.|[{UP}][{LO}'’&-]*(?![{UP}{LO}\d])|[{UP}]{{2,}}(?![{UP}{LO}\d]))"
+_CONNECTOR = r"(?:of|the|and|&|for|de|du|la|on)"
+_NAME_PART = rf"{_ORG_WORD}(?:[ \t]+(?:{_CONNECTOR}[ \t]+)?{_ORG_WORD}){{0,5}}"
+_BUSINESS_SUFFIX = (
+    r"(?:Logistics|Solutions|Consulting|Construction|Engineering|Motors|Transport|Freight|Couriers|Foods|Farms"
+    r"|Electrical|Plumbing|Builders|Bakery|Cafe|Café|Restaurant|Hotel|Motel|Bank|Airlines|Airways|Council"
+    r"|Supermarket|Mills|Quarry|Mining|Fisheries|Dairies|Vineyards?|Orchards?)"
+)
+# The last word is rare and the capitalised words before it common, so the suffix is found
+# first and the name read backwards from it. Hospital suffixes match in capitals too:
+# letterheads say "HILLSIDE MEDICAL PRACTICE".
+_SUFFIX = re.compile(
+    rf"(?<=[ \t,])(?:(?P<hospital>(?i:{_HOSPITAL_SUFFIX}))|(?P<company>{_COMPANY_SUFFIX})|(?P<business>{_BUSINESS_SUFFIX}))"
+    r"(?![\w])"
+)
+_NAME_BEFORE = re.compile(rf"(?<![\w'’-])(?P<n>{_NAME_PART}),?[ \t]+$")
+_KINDS = {"hospital": ("HOSPITAL", 0.85), "company": ("COMPANY", 0.85), "business": ("COMPANY", 0.7)}
+_EMPLOYER = re.compile(
+    rf"\b(?i:works?|worked|working|employed|employee|job|contractor)[ \t]+(?:at|for|with|by)[ \t]+(?:the[ \t]+)?"
+    rf"(?P<n>[{UP}][\w'’&-]*(?:[ \t]+[{UP}][\w'’&-]*){{0,3}})"
+)
+# Words that make "X Clinic" a department or a kind of service, not a named organisation.
+_GENERIC = frozenset(
+    """
+    mental public community primary secondary occupational sexual women's womens men's child children's youth
+    family general day outpatient outpatients inpatient emergency cardiology cardiac diabetes diabetic fracture
+    pain memory eye dental oral renal respiratory antenatal postnatal maternity paediatric pediatric orthopaedic
+    orthopedic plastic vascular colorectal breast surgical medical minor major urgent acute private local regional
+    district national rural city walk-in walk specialist specialty sleep travel wound skin allergy asthma
+    fertility gastroenterology neurology oncology haematology hematology rheumatology urology endocrine ent
+    dermatology psychiatric psychology physiotherapy dietetics podiatry audiology optometry hearing vision
+    continence falls stroke heart lung liver kidney bone joint spine foot hand ear nose throat addiction
+    alcohol drug methadone smoking cessation weight obesity transplant dialysis infusion chemotherapy
+    radiation radiotherapy palliative hospice aged elderly geriatric rehabilitation rehab student staff
+    occupational school university college veterinary animal baby infant well-child wellchild the a an this that
+    our their his her your its my same other another new old next previous cancer blood clinical free
+    integrated digital virtual mobile telehealth physical
+    """.split()
+)
+_LEADING_JUNK = frozenset({"admitted", "transferred", "seen", "discharged", "referred", "presented", "attended",
+                           "works", "worked", "working", "employed", "employee", "contractor", "for",
+                           "from", "to", "at", "in", "by", "via", "with", "and", "or", "the", "a", "an"})
+
+
+@lru_cache(maxsize=1)
+def _known_hospitals() -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w'’-]){trie_regex(hospitals(), ignore_case=False)}(?![\w'’-])")
+
+
+def _trim_leading(text: str, start: int, end: int) -> int:
+    """Skip words that begin the sentence rather than the name ("Admitted Auckland City Hospital")."""
+    stop = not_names()
+    for m in re.finditer(r"\S+", text[start:end]):
+        w = m.group().casefold().rstrip(".,")
+        if w not in _LEADING_JUNK and not (w in stop and w not in ("st", "saint", "mount", "mt", "royal", "the")):
+            return start + m.start()
+    return end
+
+
+@register("organisation")
+class OrganisationDetector(RuleDetector):
+    def detect(self, text: str) -> list[Span]:
+        found: list[Span] = []
+        for m in _SUFFIX.finditer(text):
+            if m.group()[0].islower():
+                continue  # "usual pharmacy": a common noun, not the name's last word
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            n = _NAME_BEFORE.search(text, max(line_start, m.start() - 100), m.start())
+            if n is None:
+                continue
+            start = _trim_leading(text, n.start("n"), n.end("n"))
+            words = [w.casefold().rstrip(".,") for w in text[start : n.end("n")].split()]
+            if not words or all(w in _GENERIC or w in ("of", "and", "&", "for", "on") for w in words):
+                continue  # "Mental Health", "the Diabetes Clinic": a service, not a named place
+            fine, score = _KINDS[m.lastgroup]
+            found.append(self.span(start, m.end(), Category.ORGANIZATION, fine, score))
+        for m in _known_hospitals().finditer(text):
+            found.append(self.span(m.start(), m.end(), Category.ORGANIZATION, "HOSPITAL", 0.9))
+        for m in _EMPLOYER.finditer(text):
+            first = m["n"].split()[0].casefold()
+            if first not in name_words() and first not in not_names():
+                found.append(self.span(m.start("n"), m.end("n"), Category.ORGANIZATION, "COMPANY", 0.6))
+        return keep_longest(found)

@@ -1,0 +1,33 @@
+"""US Social Security numbers."""
+
+from __future__ import annotations
+
+import re
+
+from ...categories import Category
+from ...spans import Span
+from ..base import register
+from .common import RuleDetector, before
+
+_DASHED = re.compile(r"(?<![\w-])(\d{3})-(\d{2})-(\d{4})(?![\w-])")
+_PLAIN = re.compile(r"(?<![\w-])(\d{3})[ ]?(\d{2})[ ]?(\d{4})(?![\w-])")
+_CONTEXT = re.compile(r"\b(?:ssn|ss#|ss no|soc(?:ial)? sec(?:urity)?(?: no| number| #)?)\W*$")
+
+
+def _plausible(area: str, group: str, serial: str) -> bool:
+    """Never issued: area 000, 666 or 900-999; group 00; serial 0000."""
+    return area not in ("000", "666") and area[0] != "9" and group != "00" and serial != "0000"
+
+
+@register("ssn")
+class SsnDetector(RuleDetector):
+    def detect(self, text: str) -> list[Span]:
+        out: dict[tuple[int, int], Span] = {}
+        for m in _DASHED.finditer(text):
+            if _plausible(*m.groups()):
+                score = 0.99 if _CONTEXT.search(before(text, m.start(), 30)) else 0.9
+                out[m.span()] = self.span(m.start(), m.end(), Category.ID, "SSN", score)
+        for m in _PLAIN.finditer(text):
+            if m.span() not in out and _plausible(*m.groups()) and _CONTEXT.search(before(text, m.start(), 30)):
+                out[m.span()] = self.span(m.start(), m.end(), Category.ID, "SSN", 0.9)
+        return sorted(out.values(), key=lambda s: s.start)

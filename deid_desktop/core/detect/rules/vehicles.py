@@ -1,0 +1,46 @@
+"""Vehicle identifiers: VINs anywhere, number plates after "plate", "rego", "registration"."""
+
+from __future__ import annotations
+
+import re
+
+from ...categories import Category
+from ...spans import Span
+from ..base import register
+from .common import RuleDetector, before
+
+_VIN = re.compile(r"(?<![\w-])[A-HJ-NPR-Z0-9]{17}(?![\w-])")
+_VIN_VALUES = {**{str(d): d for d in range(10)}, **dict(zip("ABCDEFGH", range(1, 9))),
+               **dict(zip("JKLMN", range(1, 6))), "P": 7, "R": 9, **dict(zip("STUVWXYZ", range(2, 10)))}
+_VIN_WEIGHTS = (8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2)
+_PLATE = re.compile(
+    r"\b(?i:(?:licen[cs]e|number|reg(?:istration)?)\s+plate|plate|rego|(?:car|vehicle|motor|van|truck|ute)\s+"
+    r"(?:reg(?:istration)?|plate))(?i:\s*(?:no\b\.?|number|#))?\s*[:#-]?\s*"
+    r"(?P<v>(?=[A-Z0-9 -]*\d)(?=[A-Z0-9 -]*[A-Z])[A-Z0-9]{1,4}[ -]?[A-Z0-9]{1,4}(?:[ -]?[A-Z0-9]{1,4})?)(?![\w-])"
+)
+_VIN_CONTEXT = re.compile(r"\b(?:vin|vehicle identification|chassis)\b")
+
+
+def vin_check_ok(vin: str) -> bool:
+    """North-American VINs carry a check character in position 9 (0-9 or X)."""
+    total = sum(_VIN_VALUES[c] * w for c, w in zip(vin, _VIN_WEIGHTS))
+    check = total % 11
+    return vin[8] == ("X" if check == 10 else str(check))
+
+
+@register("vehicle")
+class VehicleDetector(RuleDetector):
+    def detect(self, text: str) -> list[Span]:
+        out = []
+        for m in _VIN.finditer(text):
+            vin = m.group()
+            if sum(c.isdigit() for c in vin) < 3 or sum(c.isalpha() for c in vin) < 2:
+                continue
+            labelled = bool(_VIN_CONTEXT.search(before(text, m.start(), 30)))
+            if vin_check_ok(vin) or labelled:
+                out.append(self.span(m.start(), m.end(), Category.ID, "VEHICLE", 0.95))
+            else:
+                out.append(self.span(m.start(), m.end(), Category.ID, "VEHICLE", 0.6))
+        for m in _PLATE.finditer(text):
+            out.append(self.span(m.start("v"), m.end("v"), Category.ID, "VEHICLE", 0.85))
+        return sorted(out, key=lambda s: s.start)

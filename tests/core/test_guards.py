@@ -1,0 +1,88 @@
+"""The clinical-term guard drops name / place / organisation spans inside eponyms, scores
+and drug names, and nothing else."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from deid_desktop.core.categories import Category
+from deid_desktop.core.detect.guards import ClinicalTermGuard
+from deid_desktop.core.detect.lexicons import read_list, resources_dir
+from deid_desktop.core.spans import Span
+
+
+@pytest.fixture(scope="module")
+def guard() -> ClinicalTermGuard:
+    return ClinicalTermGuard.default()
+
+
+def span_of(text: str, word: str, category: Category = Category.NAME, nth: int = 0) -> Span:
+    start = [m.start() for m in re.finditer(re.escape(word), text)][nth]
+    return Span(start, start + len(word), category, source="test")
+
+
+@pytest.mark.parametrize(
+    "text, word, category",
+    [
+        ("Known Parkinson's disease on levodopa.", "Parkinson", Category.NAME),
+        ("Known Parkinsons disease.", "Parkinsons", Category.NAME),
+        ("Known Parkinson disease.", "Parkinson", Category.NAME),
+        ("KNOWN PARKINSON’S DISEASE.", "PARKINSON", Category.NAME),
+        ("GCS 15 (Glasgow Coma Scale).", "Glasgow", Category.LOCATION),
+        ("Down syndrome with AVSD.", "Down", Category.LOCATION),
+        ("Braden score 18.", "Braden", Category.NAME),
+        ("Hodgkin lymphoma in remission.", "Hodgkin", Category.NAME),
+        ("Cushing's excluded.", "Cushing's", Category.NAME),
+        ("Graves disease treated.", "Graves", Category.NAME),
+        ("Von Hippel-Lindau disease.", "Hippel-Lindau", Category.NAME),
+        ("Swan Ganz catheter placed.", "Swan Ganz", Category.NAME),
+        ("Murphy's sign positive.", "Murphy", Category.NAME),
+        ("Apgar 9 at five minutes.", "Apgar", Category.NAME),
+        ("Foley inserted.", "Foley", Category.NAME),
+        ("Started on Lasix 40 mg.", "Lasix", Category.NAME),
+        ("Seen at the Wells score clinic.", "Wells", Category.ORGANIZATION),
+    ],
+)
+def test_spans_inside_clinical_terms_are_dropped(guard, text, word, category):
+    assert guard.filter(text, [span_of(text, word, category)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("Seen by Dr Foley today.", "Foley"),  # a title makes a lone eponym a person again
+        ("John Foley attended.", "John Foley"),
+        ("Mr Parkinson attended clinic.", "Parkinson"),  # no possessive: the surname
+        ("Mrs Down is well.", "Down"),
+        ("Glasgow is where she lives.", "Glasgow"),
+    ],
+)
+def test_people_and_places_outside_clinical_terms_stay(guard, text, word):
+    s = span_of(text, word)
+    assert guard.filter(text, [s]) == [s]
+
+
+def test_only_names_places_and_organisations_are_guarded(guard):
+    text = "Parkinson's disease since 2019."
+    date = Span(text.index("2019"), text.index("2019") + 4, Category.DATE, source="test")
+    age_inside = Span(0, 9, Category.AGE, source="test")
+    assert guard.filter(text, [date, age_inside]) == [date, age_inside]
+
+
+def test_a_custom_term_list_replaces_the_shipped_one():
+    text = "Smith's manoeuvre performed. Parkinson's disease."
+    guard = ClinicalTermGuard(["Smith's manoeuvre"])
+    smith, parkinson = span_of(text, "Smith"), span_of(text, "Parkinson")
+    assert guard.filter(text, [smith, parkinson]) == [parkinson]
+    assert ClinicalTermGuard([]).filter(text, [smith]) == [smith]
+
+
+def test_shipped_lists_are_large_enough():
+    terms = read_list(resources_dir() / "guards" / "clinical_terms.txt")
+    drugs = read_list(resources_dir() / "guards" / "drugs.txt")
+    assert len(terms) >= 150
+    assert len(drugs) >= 300
+    for must in ("Glasgow Coma Scale", "Braden score", "Foley catheter", "Wilms tumour", "Denver shunt"):
+        assert must in terms

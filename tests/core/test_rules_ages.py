@@ -1,0 +1,50 @@
+"""Ages; over 89 scores 1.0. Durations and doses are not ages."""
+
+from __future__ import annotations
+
+import pytest
+
+from .rules_helpers import run, texts
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("A 72-year-old man with chest pain.", "72"),
+        ("72 yo male.", "72"),
+        ("aged 94, lives alone.", "94"),
+        ("Age: 45", "45"),
+        ("45F presenting with cough.", "45"),
+        ("45 y/o M with fever.", "45"),
+        ("She is a 93 year old woman.", "93"),
+        ("A ninety-two-year-old lady.", "ninety-two"),
+        ("A woman in her late 80s.", "80"),
+    ],
+)
+def test_ages_are_found(text, expected):
+    assert texts("age", text) == [expected]
+
+
+def test_over_89_scores_one_and_younger_still_reported():
+    old, young = run("age", "aged 94 and her son, a 60-year-old man")
+    assert old.score == 1.0
+    assert young.score < 1.0 and young.category.value == "AGE"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Smoked for 5 years until 5 years ago.",
+        "Metformin 500 mg bd.",
+        "14F Foley catheter inserted; 8F sheath.",
+        "Gestational age 32 weeks.",
+        "Hb 13.2, K+ 4.1.",
+        "Pain for 3 years.",
+    ],
+)
+def test_durations_doses_and_gauges_are_not_ages(text):
+    assert texts("age", text) == []
+
+
+def test_an_age_at_the_end_of_a_sentence():
+    assert texts("age", "Father died of MI aged 70. Mother aged 4.5? no.") == ["70"]

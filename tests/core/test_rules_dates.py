@@ -1,0 +1,73 @@
+"""Dates in every common form; times, doses, ratios, UK durations, lab values and versions
+are not dates."""
+
+from __future__ import annotations
+
+import pytest
+
+from .rules_helpers import run, texts
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Seen on 03/14/2021 in clinic.", "03/14/2021"),
+        ("Seen on 14/03/2021 in clinic.", "14/03/2021"),
+        ("Bloods 14.03.21 normal.", "14.03.21"),
+        ("Admitted 14-3-2021.", "14-3-2021"),
+        ("Admitted 14 March 2021.", "14 March 2021"),
+        ("Review March 14th, 2021 please.", "March 14th, 2021"),
+        ("Follow up Mar 14 at the clinic.", "Mar 14"),
+        ("Operated on the 14th of March.", "14th of March"),
+        ("Last seen Jan '21.", "Jan '21"),
+        ("Diagnosed January 2021.", "January 2021"),
+        ("Scan 2021-03-14 reported.", "2021-03-14"),
+        ("DOB: 19500314", "19500314"),
+        ("Collected 14-Mar-2021 08:00.", "14-Mar-2021"),
+        ("ADMITTED 3 JAN 2021", "3 JAN 2021"),
+        ("Symptoms began in 2019 and settled.", "2019"),
+        ("Worse since March.", "March"),
+        ("Seen on 3/4 for review.", "3/4"),
+    ],
+)
+def test_dates_are_found_with_exact_offsets(text, expected):
+    assert texts("date", text) == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "BP 120/80, HR 72.",
+        "Take 1/2 tab nocte.",
+        "Power 5/5 in all limbs.",
+        "Symptoms for 3/12, review in 2/52, rash for 5/7.",
+        "Cough since 3/12 ago.",
+        "Hb 13.2, K+ 4.1, Na 140.",
+        "ICD-10 I21.4 and J18.9.",
+        "Software v1.2.3 and version 2.10.14 installed.",
+        "Seen at 14:30 and again at 09:00.",
+        "Metformin 500 mg bd, 2000 units heparin.",
+        "Ref 20210314 on the request form.",
+        "We may march on; he will mar the record.",
+        "GCS 15, Apgar 9, Braden score 18.",
+    ],
+)
+def test_things_that_only_look_like_dates_are_not_found(text):
+    assert texts("date", text) == []
+
+
+def test_a_date_with_a_time_covers_only_the_date():
+    text = "Admitted 14/03/2021 14:30 via ED."
+    assert texts("date", text) == ["14/03/2021"]
+
+
+def test_scores_are_higher_with_a_year():
+    with_year, without = run("date", "on 14 March 2021 and on 14 March")
+    assert with_year.score > without.score
+
+
+def test_iso_and_compact_dates_lean_on_context():
+    (bare,) = run("date", "Scan 2021-03-14 reported.")
+    (dated,) = run("date", "Collected on 2021-03-14.")
+    assert bare.score < dated.score
+    assert texts("date", "Infection 20210314") == []

@@ -1,0 +1,91 @@
+"""SSNs, labelled record numbers, national health identifiers, vehicles and devices."""
+
+from __future__ import annotations
+
+import pytest
+
+from .rules_helpers import labelled, run, texts
+
+
+def test_ssn_with_dashes_and_plain_with_a_label():
+    text = "SSN 123-45-6789; SSN: 123 45 6789; acct 123456789"
+    assert labelled("ssn", text) == [("123-45-6789", "SSN"), ("123 45 6789", "SSN")]
+
+
+@pytest.mark.parametrize("number", ["000-12-3456", "666-12-3456", "912-34-5678", "123-00-4567", "123-45-0000"])
+def test_never_issued_ssns_are_not_found(number):
+    assert texts("ssn", f"SSN {number}") == []
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("MRN: 12345678.", ("12345678", "MRN")),
+        ("Hosp No 998877A", ("998877A", "MRN")),
+        ("UR number 554433", ("554433", "MRN")),
+        ("Acct # 12-3456-789", ("12-3456-789", "ACCOUNT")),
+        ("Licence: DL123456", ("DL123456", "LICENSE")),
+        ("DEA AB1234563", ("AB1234563", "LICENSE")),
+        ("Policy 99887766", ("99887766", "HEALTHPLAN")),
+        ("Member ID: XJ4455667", ("XJ4455667", "HEALTHPLAN")),
+        ("Medicare No. 2123 45670 1", ("2123 45670 1", "HEALTHPLAN")),
+        ("NHS number 943 476 5919", ("943 476 5919", "MRN")),
+        ("Specimen 21-0456789", ("21-0456789", "OTHER")),
+        ("ID: 778899", ("778899", "OTHER")),
+    ],
+)
+def test_numbers_after_their_labels(text, expected):
+    assert labelled("record_number", text) == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Blood group O+.",
+        "An account of events was given.",
+        "ID 2 doses.",
+        "Ref range 3.5-5.0.",
+        "Visit: 12/03/2021.",
+        "Policy discussed with family.",
+        "car registration ABC123",
+    ],
+)
+def test_labels_without_identifiers_find_nothing(text):
+    assert texts("record_number", text) == []
+
+
+def test_valid_nhs_number_is_found_without_a_label_and_invalid_only_with_one():
+    found = run("nhs_number", "Ref 943 476 5919 and 943 476 5918.")
+    assert [s.fine for s in found] == ["MRN"] and found[0].score >= 0.9
+    labelled_invalid = run("nhs_number", "NHS No: 943 476 5918")
+    assert len(labelled_invalid) == 1 and labelled_invalid[0].score < 0.9
+    assert texts("nhs_number", "Tel 943 476 5919") == []
+
+
+def test_nhi_old_and_new_formats():
+    text = "NHI ZAC5361, seen with ZSC21TN; code ZZZ0044 is invalid."
+    assert texts("nhi", text) == ["ZAC5361", "ZSC21TN"]
+    assert texts("nhi", "NHI: ZZZ0044") == ["ZZZ0044"]
+    assert texts("nhi", "the abc1234 batch") == []
+
+
+def test_medicare_number_found_and_scored_by_label():
+    (plain,) = run("medicare", "Card 2123 45670 1 on file.")
+    (with_label,) = run("medicare", "Medicare 2123 45670 1")
+    assert plain.fine == "HEALTHPLAN" and with_label.score > plain.score
+    assert texts("medicare", "Card 2123 45671 1") == []
+    assert texts("medicare", "Medicare: 2123 45671 1") == ["2123 45671 1"]
+
+
+def test_vins_and_number_plates():
+    text = "VIN 1HGCM82633A004352; car rego ABC123; number plate: XYZ-789"
+    assert labelled("vehicle", text) == [
+        ("1HGCM82633A004352", "VEHICLE"), ("ABC123", "VEHICLE"), ("XYZ-789", "VEHICLE"),
+    ]
+    assert texts("vehicle", "Platelet count 150; plate count 150.") == []
+
+
+def test_device_serial_numbers():
+    text = "Medtronic pacemaker model ADDR01 serial PJN123456; S/N: 12-34567"
+    assert labelled("device_serial", text) == [("ADDR01", "DEVICE"), ("PJN123456", "DEVICE"), ("12-34567", "DEVICE")]
+    assert texts("device_serial", "Serial bloods; model of care; version 2.1") == []

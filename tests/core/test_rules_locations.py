@@ -1,0 +1,150 @@
+"""Street addresses, postcodes, places and organisations."""
+
+from __future__ import annotations
+
+import pytest
+
+from .rules_helpers import labelled, texts
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Lives at 12 Rosewood Avenue now.", "12 Rosewood Avenue"),
+        ("Flat 3, 45 King St is the address.", "Flat 3, 45 King St"),
+        ("Moved to Unit 5/22 Smith Rd last year.", "Unit 5/22 Smith Rd"),
+        ("Write to PO Box 123 please.", "PO Box 123"),
+        ("At 1234 N. Main St today.", "1234 N. Main St"),
+        ("221B Baker Street", "221B Baker Street"),
+    ],
+)
+def test_street_addresses(text, expected):
+    assert labelled("street_address", text) == [(expected, "STREET")]
+
+
+def test_the_towns_after_a_street_are_taken_too():
+    text = "Address: 12 Rosewood Avenue, Ponsonby, Auckland 1011"
+    assert labelled("street_address", text) == [
+        ("12 Rosewood Avenue", "STREET"), ("Ponsonby", "CITY"), ("Auckland", "CITY"),
+    ]
+    text = "1234 N. Main St, Springfield, IL 62704"
+    assert labelled("street_address", text)[-1] == ("IL", "STATE")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Inserted 2 Foley catheters.", "Glasgow Coma Scale 15.", "Seen by 3 Dr Smith colleagues.", "Gave 2 Panadol tabs."],
+)
+def test_numbers_before_capitalised_words_are_not_addresses(text):
+    assert texts("street_address", text) == []
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Springfield, IL 62704-1234", "62704-1234"),
+        ("Parramatta NSW 2150", "2150"),
+        ("London SW1A 1AA", "SW1A 1AA"),
+        ("Manchester M1 1AE", "M1 1AE"),
+        ("Ponsonby, Auckland 1011", "1011"),
+        ("Christchurch 8011, New Zealand", "8011"),
+        ("Postcode: 3000", "3000"),
+        ("California 90210", "90210"),
+    ],
+)
+def test_postcodes_in_address_context(text, expected):
+    assert labelled("postcode", text) == [(expected, "ZIP")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Moved to Auckland 2019.", "Platelets 1011 in clinic.", "Hb 13.2, score 2150 points.", "GCS 15 at 2150 hours."],
+)
+def test_bare_four_and_five_digit_numbers_are_not_postcodes(text):
+    assert texts("postcode", text) == []
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("She lives in Christchurch with family.", ("Christchurch", "CITY")),
+        ("Moved from Samoa in 2010.", ("Samoa", "COUNTRY")),
+        ("Born in Palmerston North.", ("Palmerston North", "CITY")),
+        ("Town: Gore", ("Gore", "CITY")),
+        ("Recently returned from Queensland.", ("Queensland", "STATE")),
+    ],
+)
+def test_places_with_context(text, expected):
+    assert labelled("place", text) == [expected]
+
+
+def test_a_city_before_a_state_abbreviation():
+    assert labelled("place", "Referred from Boston, MA today.") == [("Boston", "CITY"), ("MA", "STATE")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dunedin is cold.",  # a known place with nothing saying it is one here
+        "Glasgow Coma Scale 15.",
+        "Down syndrome.",
+        "Reading glasses needed.",
+        "Bath time was difficult.",
+        "Orange juice with breakfast.",
+        "Wells score 4.",
+    ],
+)
+def test_place_names_without_place_context_are_not_found(text):
+    assert texts("place", text) == []
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Admitted to St Vincent's Hospital overnight.", ("St Vincent's Hospital", "HOSPITAL")),
+        ("Transferred to Auckland City Hospital.", ("Auckland City Hospital", "HOSPITAL")),
+        ("Referred to Mayo Clinic.", ("Mayo Clinic", "HOSPITAL")),
+        ("Trained at Royal Melbourne.", ("Royal Melbourne", "HOSPITAL")),
+        ("GP at Riverside Medical Centre.", ("Riverside Medical Centre", "HOSPITAL")),
+        ("Under Counties Manukau Health.", ("Counties Manukau Health", "HOSPITAL")),
+        ("Seen at Ponsonby Family Practice.", ("Ponsonby Family Practice", "HOSPITAL")),
+        ("Works for Acme Widgets Pty Ltd.", ("Acme Widgets Pty Ltd", "COMPANY")),
+        ("Employed by Globex Inc since June.", ("Globex Inc", "COMPANY")),
+    ],
+)
+def test_organisations(text, expected):
+    assert labelled("organisation", text) == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mental Health team involved.",
+        "Seen in the Diabetes Clinic.",
+        "General Practice follow up.",
+        "Cardiac Surgery review.",
+        "Hospital admission was brief.",
+        "Blood group O positive.",
+    ],
+)
+def test_services_and_departments_are_not_organisations(text):
+    assert texts("organisation", text) == []
+
+
+def test_a_street_without_a_number_needs_a_town_after_it():
+    text = "Northern General Hospital, Herries Road, Sheffield S5 7AU"
+    assert labelled("street_address", text) == [("Herries Road", "STREET"), ("Sheffield", "CITY")]
+    assert texts("street_address", "Walked along the High Street, slowly.") == []
+
+
+def test_letterheads_in_capitals_and_businesses():
+    assert labelled("organisation", "HILLSIDE MEDICAL PRACTICE - CONSULTATION NOTE") == [
+        ("HILLSIDE MEDICAL PRACTICE", "HOSPITAL")
+    ]
+    assert labelled("organisation", "Supervisor at Kirkstall Logistics since 2019.") == [("Kirkstall Logistics", "COMPANY")]
+    assert texts("organisation", "Usual pharmacy: the one in town. MENTAL HEALTH SERVICES. City Council.") == []
+
+
+def test_a_postcode_after_a_town_in_an_address_line_may_be_followed_by_more_text():
+    text = "Address 38 Glenfield Road, Glenfield, Auckland 0629 Discharged 09/04/2024"
+    assert texts("postcode", text) == ["0629"]

@@ -1,0 +1,134 @@
+"""Names after titles, in form fields, sign-offs and relationship phrases, and from the
+dictionaries; ordinary words that are also names stay out of ordinary prose."""
+
+from __future__ import annotations
+
+import pytest
+
+from .rules_helpers import labelled, run, texts
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Seen by Dr. J. Smith today.", ("J. Smith", "DOCTOR")),
+        ("DR SMITH reviewed.", ("SMITH", "DOCTOR")),
+        ("Dr O'Neil-Patel agrees.", ("O'Neil-Patel", "DOCTOR")),
+        ("Prof Hemi Walker operated.", ("Hemi Walker", "DOCTOR")),
+        ("Nurse Mere Parata dressed the wound.", ("Mere Parata", "DOCTOR")),
+        ("Mrs Aroha Ngata is well.", ("Aroha Ngata", "PATIENT")),
+        ("Mr Jones, consultant surgeon, agreed.", ("Jones", "DOCTOR")),
+        ("Ms van der Berg was seen.", ("van der Berg", "PATIENT")),
+    ],
+)
+def test_names_after_titles(text, expected):
+    assert labelled("titled_name", text) == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Dr on call informed.", "Dr to review.", "Lives at 45 Smith Dr Auckland.", "Her sister Mary came."],
+)
+def test_titles_without_a_name(text):
+    assert texts("titled_name", text) == []
+
+
+def test_form_fields():
+    text = (
+        "Patient: John Smith\nName: SMITH, John A\nNOK: Mere Parata (daughter)\n"
+        "GP: Dr Hemi Walker\nUsername: jsmith01\nConsultant: Anna Kowalski"
+    )
+    assert labelled("labelled_name", text) == [
+        ("John Smith", "PATIENT"), ("SMITH, John A", "OTHER"), ("Mere Parata", "RELATIVE"),
+        ("Hemi Walker", "DOCTOR"), ("Anna Kowalski", "DOCTOR"), ("jsmith01", "USERNAME"),
+    ]
+
+
+def test_field_labels_with_non_names_after_them():
+    assert texts("labelled_name", "Patient: Alert and oriented.\nName: Unknown\nConsultant: On leave") == []
+
+
+def test_sign_offs():
+    text = (
+        "Signed: Anna Kowalski\n"
+        "Electronically signed by: Dr Hemi Walker, MBChB FRACP on 14/03/2021\n"
+        "cc: Dr A Brown; Ms Jane Doe\n"
+        "CC: Shortness of breath\n"
+        "Yours sincerely,\n\nMere Parata\nConsultant Physician\n"
+        "Smith, John A., MD\n"
+    )
+    assert texts("signature_name", text) == [
+        "Anna Kowalski", "Hemi Walker", "A Brown", "Jane Doe", "Mere Parata", "Smith, John A.",
+    ]
+    assert {s.fine for s in run("signature_name", text)} == {"DOCTOR"}
+
+
+def test_seen_by_without_a_colon_needs_a_real_name():
+    assert texts("signature_name", "Seen by Physio team today.") == []
+    assert texts("signature_name", "Seen by Anna Kowalski today.") == ["Anna Kowalski"]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Her daughter Aroha visited.", "Aroha"),
+        ("wife Mei called the ward.", "Mei"),
+        ("Spoke w/ dtr aroha re plan.", "aroha"),
+        ("Her son, Tama Ngata, is NOK.", "Tama Ngata"),
+        ("Patient's husband (John) is here.", "John"),
+    ],
+)
+def test_relatives(text, expected):
+    assert labelled("relative_name", text) == [(expected, "RELATIVE")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Her son is well.",
+        "Wife will visit tomorrow.",
+        "Mother has dementia.",
+        "Sister Jones gave the meds.",
+        "Daughter and son present.",
+        "Her daughter may call.",
+    ],
+)
+def test_relationship_words_without_a_name(text):
+    assert texts("relative_name", text) == []
+
+
+def test_dictionary_names_need_a_first_name_and_a_surname():
+    text = "John Smith attended. Grace Kowalski called. Patient Mary Jane Smith seen."
+    found = run("dictionary_name", text)
+    assert [text[s.start : s.end] for s in found] == ["John Smith", "Grace Kowalski", "Mary Jane Smith"]
+    john, grace, mary = found
+    assert grace.score < john.score  # "Grace" is also an ordinary word
+    assert mary.fine == "PATIENT"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Will review tomorrow. May need bloods. Mark the site. Bill sent to insurer.",
+        "Grace period applies. Hope to discharge. Rose by two points. Frank haematuria.",
+        "Young adult with white cell count raised and brown discharge. Page the registrar. Bath daily.",
+        "Will Young said. Mark Brown.",  # both words ordinary: not enough on their own
+        "DISCHARGE SUMMARY JOHN SMITH WARD",  # a heading in capitals
+        "Chest Pain Clinic referral.",
+        "Parkinson's disease. Glasgow Coma Scale 15. Hodgkin lymphoma.",
+    ],
+)
+def test_ordinary_words_that_are_names_stay_out_of_prose(text):
+    assert texts("dictionary_name", text) == []
+
+
+def test_callers_relatives_in_brackets_and_initialled_sign_offs():
+    text = "Caller: Wiremu Tawhai (son) for his mother.\nTaken by: Ana (reception)\n\nF. McAllister\n"
+    assert labelled("relative_name", text) == [("Wiremu Tawhai", "RELATIVE")]
+    assert labelled("labelled_name", text) == [("Wiremu Tawhai", "OTHER")]
+    assert labelled("signature_name", text) == [("Ana", "OTHER"), ("F. McAllister", "DOCTOR")]
+
+
+def test_an_initial_and_a_known_surname_in_prose():
+    assert texts("dictionary_name", "Discussed with J. Kowalski on the ward.") == ["J. Kowalski"]
+    assert texts("dictionary_name", "Vitamin B. Stable overnight. A. Fib noted.") == []
