@@ -258,6 +258,9 @@ def main(argv: list[str] | None = None) -> int:
     except DeidError as e:
         _err(str(e))
         return 2
+    except BrokenPipeError:  # output piped into head/less that closed early
+        sys.stderr.close()
+        return 0
     except KeyboardInterrupt:
         _err("interrupted; finished files are kept and the batch resumes where it stopped")
         return 130

@@ -1,1 +1,6 @@
 """Sub-commands beyond detect/deidentify, registered into the CLI parser."""
+
+from .cli import _EXTRA_COMMANDS
+from .model_cli import register as _models
+
+_EXTRA_COMMANDS.append(_models)
