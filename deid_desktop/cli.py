@@ -25,22 +25,22 @@ def _err(msg: str) -> None:
 # -- shared helpers ---------------------------------------------------------------------
 
 def build_detector(args) -> "object":
-    """The ensemble named by --ensemble (default config), or the workspace's active model and
-    weights when --workspace is given."""
-    from .core.detect.ensemble import Ensemble
-
-    overrides, weights = None, None
+    """The ensemble named by --ensemble (default config); with --workspace, that workspace's
+    active model, ensemble weights, allow/deny lists and approved template rules."""
     ws_path = getattr(args, "workspace", None)
     if ws_path:
-        from .core.learn.loop import workspace_ensemble_settings
+        from .core.learn.workspace_detector import open_workspace_detector
 
-        overrides, weights = workspace_ensemble_settings(ws_path)
-    ens = Ensemble.from_config(getattr(args, "ensemble", None), weights=weights, model_overrides=overrides)
-    if ens.missing:
-        _err(f"running without {', '.join(ens.missing)} (no trained model found; run 'make model')")
-    if ens.rules_only:
+        det = open_workspace_detector(ws_path, getattr(args, "ensemble", None))
+    else:
+        from .core.detect.ensemble import Ensemble
+
+        det = Ensemble.from_config(getattr(args, "ensemble", None))
+    if det.missing:
+        _err(f"running without {', '.join(det.missing)} (no trained model found; run 'make model')")
+    if det.rules_only:
         _err("rules-only detection: no transformer model is available")
-    return ens
+    return det
 
 
 def _iter_jsonl(path: str) -> Iterator[tuple[int, dict | None, str | None]]:

@@ -4,3 +4,6 @@ from .cli import _EXTRA_COMMANDS
 from .model_cli import register as _models
 
 _EXTRA_COMMANDS.append(_models)
+from .learn_cli import register as _learning
+
+_EXTRA_COMMANDS.append(_learning)

@@ -1,0 +1,154 @@
+"""The workspace's allow-list and deny-list: storing, scoping, importing and exporting terms.
+
+A term applies to a document when its scope is the workspace, the document's subject or the
+document itself. Subject and document scopes are stored by id (as text), so renaming a
+subject label keeps its terms.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable
+
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+
+from ..categories import Category
+from ..detect.lists import ListKind, ListTerm, read_terms_file, write_terms_file
+from ..store import Workspace
+from ..store.learned import TermRecord
+from ..store.models import utc_now
+
+
+def _term(r: TermRecord) -> ListTerm:
+    return ListTerm(
+        kind=r.kind,  # type: ignore[arg-type]
+        term=r.term,
+        is_regex=bool(r.is_regex),
+        category=Category(r.category) if r.category else None,
+        fine=r.fine or "OTHER",
+        scope=r.scope,
+        scope_id=r.scope_id,
+        id=r.id,
+    )
+
+
+def add_term(
+    ws: Workspace,
+    kind: ListKind,
+    term: str,
+    *,
+    category: Category | str | None = None,
+    fine: str = "OTHER",
+    is_regex: bool = False,
+    scope: str = "workspace",
+    scope_id: int | str | None = None,
+    added_by: str = "reviewer",
+) -> int:
+    """Store a term; returns its id (the existing id when the same term is already there)."""
+    t = ListTerm(kind, term.strip(), is_regex, category, fine, scope, "" if scope_id is None else str(scope_id))  # type: ignore[arg-type]
+    if t.scope != "workspace" and not t.scope_id:
+        raise ValueError(f"a {t.scope}-scoped term needs the {t.scope} id")
+    existing = _find(ws, t)
+    if existing is not None:
+        return existing
+    try:
+        with ws.session() as s:
+            rec = TermRecord(
+                kind=t.kind,
+                term=t.term,
+                is_regex=t.is_regex,
+                category=t.category.value if t.category else None,
+                fine=t.fine if t.category else None,
+                scope=t.scope,
+                scope_id=t.scope_id,
+                added_by=added_by,
+                created_at=utc_now(),
+            )
+            s.add(rec)
+            s.flush()
+            return rec.id
+    except IntegrityError:  # another process added the same term meanwhile
+        found = _find(ws, t)
+        if found is None:
+            raise
+        return found
+
+
+def _find(ws: Workspace, t: ListTerm) -> int | None:
+    with ws.session(readonly=True) as s:
+        return s.scalar(
+            select(TermRecord.id).where(
+                TermRecord.kind == t.kind,
+                TermRecord.term == t.term,
+                TermRecord.is_regex == t.is_regex,
+                TermRecord.scope == t.scope,
+                TermRecord.scope_id == t.scope_id,
+            )
+        )
+
+
+def remove_term(ws: Workspace, term_id: int) -> None:
+    with ws.session() as s:
+        s.execute(delete(TermRecord).where(TermRecord.id == term_id))
+
+
+def list_terms(
+    ws: Workspace, *, kind: ListKind | None = None, scope: str | None = None, scope_id: int | str | None = None
+) -> list[ListTerm]:
+    stmt = select(TermRecord).order_by(TermRecord.kind, TermRecord.id)
+    if kind is not None:
+        stmt = stmt.where(TermRecord.kind == kind)
+    if scope is not None:
+        stmt = stmt.where(TermRecord.scope == scope)
+    if scope_id is not None:
+        stmt = stmt.where(TermRecord.scope_id == str(scope_id))
+    with ws.session(readonly=True) as s:
+        return [_term(r) for r in s.scalars(stmt)]
+
+
+def terms_for_document(ws: Workspace, document_id: int | None) -> list[ListTerm]:
+    """Workspace-wide terms plus those of the document's subject and of the document."""
+    terms = list_terms(ws, scope="workspace")
+    if document_id is None:
+        return terms
+    row = ws.get_document(document_id)
+    if row.subject_id is not None:
+        terms += list_terms(ws, scope="subject", scope_id=row.subject_id)
+    return terms + list_terms(ws, scope="document", scope_id=document_id)
+
+
+def workspace_terms_from_file(path: str | Path) -> list[ListTerm]:
+    """Workspace-wide terms of the workspace at ``path`` (for detectors built from a TOML)."""
+    ws = Workspace.open(path, create=False)
+    try:
+        return list_terms(ws, scope="workspace")
+    finally:
+        ws.close()
+
+
+def import_terms(
+    ws: Workspace, path: str | Path, kind: ListKind, *, scope: str = "workspace", scope_id: int | str | None = None, added_by: str = "import"
+) -> int:
+    """Add the terms of a plain list file; returns how many were new."""
+    before = len(list_terms(ws, kind=kind))
+    for t in read_terms_file(path, kind, scope=scope, scope_id="" if scope_id is None else str(scope_id)):
+        add_term(ws, kind, t.term, category=t.category, fine=t.fine, is_regex=t.is_regex, scope=scope, scope_id=scope_id, added_by=added_by)
+    return len(list_terms(ws, kind=kind)) - before
+
+
+def export_terms(ws: Workspace, path: str | Path, kind: ListKind, *, scope: str | None = None, scope_id: int | str | None = None) -> int:
+    """Write the terms as a plain list file; returns how many were written."""
+    return write_terms_file(path, _unique(list_terms(ws, kind=kind, scope=scope, scope_id=scope_id)))
+
+
+def _unique(terms: Iterable[ListTerm]) -> list[ListTerm]:
+    # The same term in several scopes is one line in a file (files carry no scope).
+    seen: set[tuple] = set()
+    out = []
+    for t in terms:
+        key = (t.kind, t.term, t.is_regex, t.category, t.fine)
+        if key not in seen:
+            seen.add(key)
+            out.append(t)
+    return out
