@@ -7,3 +7,6 @@ _EXTRA_COMMANDS.append(_models)
 from .learn_cli import register as _learning
 
 _EXTRA_COMMANDS.append(_learning)
+from .gui_cli import register as _gui
+
+_EXTRA_COMMANDS.append(_gui)

@@ -1,0 +1,138 @@
+"""Starting the review application (``deid-desktop gui``)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+SCREENSHOT_TIMEOUT_MS = 15 * 60 * 1000
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"window size must look like 1280x800, not {text!r}") from None
+    if w < 320 or h < 240:
+        raise ValueError("window size must be at least 320x240")
+    return w, h
+
+
+def application():
+    from PySide6.QtWidgets import QApplication
+
+    from .settings import APPLICATION, ORGANISATION
+
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(sys.argv[:1])
+    app.setOrganizationName(ORGANISATION)
+    app.setApplicationName(APPLICATION)
+    app.setApplicationDisplayName("deid-desktop")
+    return app
+
+
+def choose_first_document(window, view: str) -> int | None:
+    """The first document in queue order worth showing: with findings (a PDF for the pages
+    view), else any readable one."""
+    from ..core.store import DocStatus
+
+    rows = {r.id: r for r in window.queue_model.rows}
+    ids = window.queue.visible_ids()
+    readable = [i for i in ids if DocStatus(rows[i].status) != DocStatus.ERROR]
+    if view == "pdf":
+        pdfs = [i for i in readable if (rows[i].format or "") == "pdf"]
+        readable = pdfs or readable
+    with_findings = [i for i in readable if rows[i].n_spans > 0]
+    chosen = with_findings or readable
+    return chosen[0] if chosen else None
+
+
+def take_screenshot(window, out: Path, view: str) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    doc_id = choose_first_document(window, view)
+    if doc_id is not None:
+        window.open_document(doc_id)
+        c = window.controller
+        if c.spans:
+            # The finding the reviewer would work on next: the first undecided one.
+            first = next((sp for sp in c.spans if sp.state == "undecided"), c.spans[0])
+            c.select(first.id)
+        if view == "pdf" and window.pane.tabs.isTabEnabled(window.pane.PAGES_TAB):
+            window.pane.tabs.setCurrentIndex(window.pane.PAGES_TAB)
+            QApplication.processEvents()
+            window.pane.pages_view.fit_to_width()
+            if c.current_id is not None:
+                window.pane.pages_view.set_current(c.current_id)
+        c.message.emit("Reviewing — A accept · R reject · J/K next/previous · 1–8 relabel · F1 all shortcuts")
+    for _ in range(5):
+        QApplication.processEvents()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if not window.grab().save(str(out)):
+        raise OSError(f"could not write the screenshot {out.name}")
+
+
+def run(args) -> int:
+    """Open the window; with ``--screenshot`` save it once detection is done and exit."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    size = parse_size(args.size) if getattr(args, "size", None) else None
+    app = application()
+
+    from PySide6.QtCore import QTimer
+
+    from ..core.errors import DeidError
+    from ..core.store import Workspace
+    from .errors import install_excepthook
+    from .main_window import MainWindow
+    from .settings import AppSettings
+
+    settings = AppSettings()
+    ws_path = Path(args.workspace or settings.workspace_path).expanduser()
+    try:
+        workspace = Workspace.open(ws_path)
+    except DeidError as e:
+        print(f"deid-desktop: {e}", file=sys.stderr)
+        return 2
+    # Screenshots use the default layout, not whatever the user last arranged.
+    window = MainWindow(workspace, settings, ensemble_config=args.ensemble, owns_workspace=True, restore_layout=not args.screenshot)
+    install_excepthook(lambda: window)
+    if size:
+        window.resize(*size)
+    window.show()
+    if args.open:
+        missing = [p for p in args.open if not Path(p).exists()]
+        for p in missing:
+            print(f"deid-desktop: {p}: no such file or folder", file=sys.stderr)
+        window.import_paths([p for p in args.open if Path(p).exists()])
+
+    status = {"code": 0}
+    if args.screenshot:
+        out = Path(args.screenshot)
+        view = getattr(args, "view", "text") or "text"
+
+        def shoot() -> None:
+            try:
+                take_screenshot(window, out, view)
+                print(f"deid-desktop: screenshot saved to {out}", file=sys.stderr)
+            except Exception as e:
+                print(f"deid-desktop: screenshot failed ({type(e).__name__}: {e})", file=sys.stderr)
+                status["code"] = 1
+            window.close()
+            app.quit()
+
+        def too_slow() -> None:
+            print("deid-desktop: detection did not finish in time for the screenshot", file=sys.stderr)
+            status["code"] = 1
+            window.close()
+            app.quit()
+
+        window.run_when_idle(shoot)
+        QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, too_slow)
+    rc = app.exec()
+    return status["code"] or rc

@@ -1,0 +1,309 @@
+"""The document text with its findings highlighted, and the colour legend.
+
+Three looks that stay apart without colour: undecided findings are lightly tinted with a
+dashed underline, accepted (and reviewer-added) findings are filled solid, rejected ones are
+struck through in grey. The selected finding gets a dark frame.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetrics, QPainter, QPen, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
+
+from ..core.categories import Category
+from .palette import (
+    CATEGORY_COLOURS,
+    CATEGORY_LABELS,
+    CURRENT_OUTLINE,
+    KEY_FOR_CATEGORY,
+    REJECTED_TEXT,
+    UNDECIDED_ALPHA,
+    text_colour_on,
+)
+from .positions import PositionMap
+
+PHI_STATES = ("accepted", "added")
+
+
+def highlight_format(category: Category, state: str) -> QTextCharFormat:
+    colour = QColor(CATEGORY_COLOURS[category])
+    fmt = QTextCharFormat()
+    if state in PHI_STATES:
+        fmt.setBackground(colour)
+        fmt.setForeground(QColor(text_colour_on(CATEGORY_COLOURS[category])))
+    elif state == "rejected":
+        fmt.setForeground(QColor(REJECTED_TEXT))
+        fmt.setFontStrikeOut(True)
+    else:
+        tint = QColor(colour)
+        tint.setAlpha(UNDECIDED_ALPHA)
+        fmt.setBackground(tint)
+        fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DashUnderline)
+        fmt.setUnderlineColor(colour)
+    fmt.setProperty(QTextCharFormat.Property.UserProperty, state)
+    return fmt
+
+
+def document_font() -> QFont:
+    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    font.setPointSizeF(10)
+    return font
+
+
+class DocumentTextView(QPlainTextEdit):
+    """Read-only text; selectable with mouse and keyboard so a missed span can be marked."""
+
+    span_clicked = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("documentText")
+        self.setReadOnly(True)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self.setFont(document_font())
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.setToolTip(
+            "Click a highlight to select it. Select text and press 1–8 to add a missed span. "
+            "A accept · R reject · J/K next/previous · F1 all shortcuts"
+        )
+        self._spans: list = []
+        self.positions = PositionMap("")
+        self._cursors: dict[tuple[int, int], QTextCursor] = {}
+        self._formats: dict[tuple[Category, str], QTextCharFormat] = {}
+        self._current_id: int | None = None
+        self._span_at = None  # callable(position) -> span or None, from the controller
+
+    # -- content ----------------------------------------------------------------------
+    def set_text(self, text: str) -> None:
+        self._spans, self._current_id = [], None
+        self.positions = PositionMap(text)
+        self._cursors.clear()
+        self.setExtraSelections([])
+        self.setPlainText(text)
+
+    def _cursor(self, start: int, end: int) -> QTextCursor:
+        # Cursors and formats are reused between redraws: a decision changes one finding, not
+        # the thousands of others in a long document.
+        cur = self._cursors.get((start, end))
+        if cur is None:
+            cur = QTextCursor(self.document())
+            cur.setPosition(self.positions.to_view(start))
+            cur.setPosition(self.positions.to_view(end), QTextCursor.MoveMode.KeepAnchor)
+            self._cursors[(start, end)] = cur
+        return cur
+
+    def _format(self, category: Category, state: str) -> QTextCharFormat:
+        fmt = self._formats.get((category, state))
+        if fmt is None:
+            fmt = self._formats[(category, state)] = highlight_format(category, state)
+        return fmt
+
+    def set_spans(self, spans, span_at=None) -> None:
+        self._spans = list(spans)
+        self._span_at = span_at
+        selections = []
+        n = self.positions.length
+        for s in self._spans:
+            if s.end > n:
+                continue
+            sel = QTextEdit.ExtraSelection()
+            sel.cursor = self._cursor(s.start, s.end)
+            sel.format = self._format(s.category, s.state)
+            selections.append(sel)
+        self.setExtraSelections(selections)
+        self.viewport().update()
+
+    def highlight_at(self, offset: int) -> tuple[int, int, QTextCharFormat] | None:
+        """The highlight drawn over the character at a text offset: (start, end, format), as
+        text offsets."""
+        position = self.positions.to_view(offset)
+        selections = self.extraSelections()
+        for sel in selections:
+            cursor = sel.cursor
+            if cursor.selectionStart() <= position < cursor.selectionEnd():
+                # A copy: the selection list owns the format and goes away with it.
+                start, end = self.positions.to_text(cursor.selectionStart()), self.positions.to_text(cursor.selectionEnd())
+                return start, end, QTextCharFormat(sel.format)
+        return None
+
+    def set_current(self, span_id: int | None, *, scroll: bool = True) -> None:
+        self._current_id = span_id
+        span = next((s for s in self._spans if s.id == span_id), None)
+        if span is not None and scroll:
+            self.scroll_to(span.start, span.end)
+        self.viewport().update()
+
+    def scroll_to(self, start: int, end: int) -> None:
+        cur = QTextCursor(self.document())
+        cur.setPosition(min(self.positions.to_view(start), self.document().characterCount() - 1))
+        self.setTextCursor(cur)
+        rects = self.span_rects(start, end)
+        view = QRectF(self.viewport().rect())
+        if not rects or not all(view.contains(r) for r in rects):
+            self.centerCursor()
+
+    def selected_range(self) -> tuple[int, int] | None:
+        cur = self.textCursor()
+        if not cur.hasSelection():
+            return None
+        return self.positions.to_text(cur.selectionStart()), self.positions.to_text(cur.selectionEnd())
+
+    def clear_selection(self) -> None:
+        cur = self.textCursor()
+        cur.clearSelection()
+        self.setTextCursor(cur)
+
+    # -- geometry ------------------------------------------------------------------------
+    def span_rects(self, start: int, end: int) -> list[QRectF]:
+        """Viewport rectangles covering the text offsets [start, end), one per visual line."""
+        start, end = self.positions.to_view(start), self.positions.to_view(end)
+        rects: list[QRectF] = []
+        block = self.document().findBlock(start)
+        offset = self.contentOffset()
+        while block.isValid() and block.position() < end:
+            layout = block.layout()
+            geo = self.blockBoundingGeometry(block).translated(offset)
+            lp = layout.position()
+            bpos = block.position()
+            for i in range(layout.lineCount()):
+                line = layout.lineAt(i)
+                ls = bpos + line.textStart()
+                le = ls + line.textLength()
+                s, e = max(start, ls), min(end, le)
+                if s >= e:
+                    continue
+                x0 = _x(line.cursorToX(s - bpos))
+                x1 = _x(line.cursorToX(e - bpos))
+                rects.append(QRectF(geo.left() + lp.x() + x0, geo.top() + lp.y() + line.y(), x1 - x0, line.height()))
+            block = block.next()
+        return rects
+
+    # -- painting and mouse ----------------------------------------------------------------
+    def paintEvent(self, event) -> None:
+        super().paintEvent(event)
+        span = next((s for s in self._spans if s.id == self._current_id), None)
+        if span is None:
+            return
+        painter = QPainter(self.viewport())
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        pen = QPen(QColor(CURRENT_OUTLINE), 2)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for r in self.span_rects(span.start, span.end):
+            painter.drawRoundedRect(r.adjusted(-2, -1, 2, 1), 3, 3)
+        painter.end()
+
+    def mouseReleaseEvent(self, event) -> None:
+        super().mouseReleaseEvent(event)
+        if event.button() != Qt.MouseButton.LeftButton or self.textCursor().hasSelection():
+            return
+        span = self.span_at_point(event.position())
+        if span is not None:
+            self.span_clicked.emit(span.id)
+
+    def span_at_point(self, point: QPointF):
+        pos = self.positions.to_text(self.cursorForPosition(point.toPoint()).position())
+        for p in (pos, pos - 1):
+            hits = [s for s in self._spans if s.start <= p < s.end]
+            for s in sorted(hits, key=lambda s: (s.state == "rejected", s.end - s.start)):
+                if any(r.adjusted(-1, 0, 1, 0).contains(point) for r in self.span_rects(s.start, s.end)):
+                    return s
+        return None
+
+
+def _x(value) -> float:
+    # PySide returns (x, cursorPos) for QTextLine.cursorToX because cursorPos is in/out in C++.
+    return float(value[0] if isinstance(value, tuple) else value)
+
+
+class Legend(QWidget):
+    """Category colours with their keys, and the three decision looks. Drawn by hand so it
+    shows exactly the styles the text view uses, wrapping to the width it is given."""
+
+    STATES = (("undecided", "undecided"), ("accepted", "accepted"), ("rejected", "rejected"))
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("legend")
+        self.setToolTip("Press the number to relabel the selected finding, or to add selected text as that category.")
+        self._pad, self._gap, self._row_gap = 6, 6, 4
+
+    def _items(self) -> list[tuple[str, str, str]]:
+        """(kind, text, key) in drawing order."""
+        items = [("category", f"{KEY_FOR_CATEGORY[c]}  {CATEGORY_LABELS[c]}", c.value) for c in Category]
+        items += [("state", label, state) for state, label in self.STATES]
+        return items
+
+    def _layout(self, width: int) -> tuple[list[tuple[QRectF, tuple[str, str, str]]], int]:
+        fm = QFontMetrics(self.font())
+        h = fm.height() + 6
+        x, y, placed = self._pad, self._pad, []
+        for i, item in enumerate(self._items()):
+            w = fm.horizontalAdvance(item[1]) + 14
+            if item[0] == "state" and self._items()[i - 1][0] == "category":
+                x += 12  # visual break between categories and decision looks
+            if x + w > width - self._pad and x > self._pad:
+                x, y = self._pad, y + h + self._row_gap
+            placed.append((QRectF(x, y, w, h), item))
+            x += w + self._gap
+        return placed, int(y + h + self._pad)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self._layout(width)[1]
+
+    def sizeHint(self) -> QSize:
+        return QSize(600, self.heightForWidth(600))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(200, self.heightForWidth(max(200, self.width())))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        h = self.heightForWidth(self.width())
+        if h != self.minimumHeight():
+            self.setMinimumHeight(h)
+            self.setMaximumHeight(h)
+
+    def paintEvent(self, _event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        placed, _ = self._layout(self.width())
+        sample = QColor(CATEGORY_COLOURS[Category.DATE])
+        for rect, (kind, text, key) in placed:
+            if kind == "category":
+                fill = CATEGORY_COLOURS[Category(key)]
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(QColor(fill))
+                p.drawRoundedRect(rect, 4, 4)
+                p.setPen(QColor(text_colour_on(fill)))
+                p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+                continue
+            if key == "undecided":
+                tint = QColor(sample)
+                tint.setAlpha(UNDECIDED_ALPHA)
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(tint)
+                p.drawRect(rect)
+                p.setPen(self.palette().text().color())
+                p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+                p.setPen(QPen(sample, 1.5, Qt.PenStyle.DashLine))
+                y = rect.bottom() - 3
+                p.drawLine(QPointF(rect.left() + 4, y), QPointF(rect.right() - 4, y))
+            elif key == "accepted":
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(sample)
+                p.drawRect(rect)
+                p.setPen(QColor(text_colour_on(CATEGORY_COLOURS[Category.DATE])))
+                p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+            else:
+                p.setPen(QColor(REJECTED_TEXT))
+                p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+                fm = QFontMetrics(self.font())
+                tw = fm.horizontalAdvance(text)
+                y = rect.center().y() + 1
+                p.drawLine(QPointF(rect.center().x() - tw / 2, y), QPointF(rect.center().x() + tw / 2, y))
+        p.end()

@@ -1,0 +1,186 @@
+"""Exporting reviewed documents — the logic behind the export dialog, without widgets.
+
+Spans come from the reviewer's decisions (``Workspace.final_spans``); the file is written by
+the same ``Deidentifier.export`` the CLI uses (surrogates keyed by the workspace secret and
+the document's subject, re-scan of the output); the PHI-free report goes next to the files.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Literal, Sequence
+
+from ..core.documents.export import output_suffix
+from ..core.errors import DeidError
+from ..core.pipeline import FileResult, load_report, write_report
+from ..core.store import DocStatus
+
+log = logging.getLogger(__name__)
+
+UnreviewedPolicy = Literal["stop", "accept"]
+DONE_STATUSES = (DocStatus.REVIEWED, DocStatus.EXPORTED)
+
+
+@dataclass
+class ExportOptions:
+    out_dir: Path
+    mode: str = "surrogate"  # surrogate | tag | blackout
+    fmt: str | None = None  # None: same as input
+    unreviewed: UnreviewedPolicy = "stop"
+    date_shift_min_days: int = 14
+    date_shift_max_days: int = 365
+    age_cap: int = 89
+    reviewer: str = ""
+
+
+@dataclass
+class ExportSummary:
+    results: dict[str, FileResult] = field(default_factory=dict)
+    report_json: Path | None = None
+    report_csv: Path | None = None
+    exported_ids: list[int] = field(default_factory=list)
+    cancelled: bool = False
+
+    @property
+    def n_ok(self) -> int:
+        return len(self.exported_ids)
+
+    @property
+    def n_failed(self) -> int:
+        return sum(r.status == "error" for r in self.results.values())
+
+    @property
+    def n_to_check(self) -> int:
+        return sum(bool(r.rescan_findings) or r.residual_originals > 0 for r in self.results.values() if r.status == "ok")
+
+    def text(self) -> str:
+        """The end-of-export report shown in the dialog (counts and file names only)."""
+        lines = [f"{self.n_ok} document(s) exported, {self.n_failed} failed" + (" — cancelled" if self.cancelled else "") + "."]
+        phi: dict[str, int] = {}
+        for r in self.results.values():
+            for c, n in r.counts.items():
+                phi[c] = phi.get(c, 0) + n
+        if phi:
+            lines.append("Replaced: " + ", ".join(f"{n} {c}" for c, n in sorted(phi.items())) + ".")
+        if self.n_to_check:
+            lines.append(f"{self.n_to_check} exported file(s) have re-scan findings: check them before release.")
+        for r in sorted(self.results.values(), key=lambda r: r.file):
+            if r.status == "error":
+                lines.append(f"  failed: {r.error}")
+        if self.report_json:
+            lines.append(f"Report: {self.report_json}")
+        return "\n".join(lines)
+
+
+def needs_review(rows) -> list:
+    """Documents of an export that the reviewer has not marked reviewed."""
+    return [r for r in rows if r.status != DocStatus.ERROR and r.status not in DONE_STATUSES]
+
+
+def output_path(out_dir: Path, row, suffix: str, taken: set[Path]) -> Path:
+    name = Path(row.name or f"document-{row.id}")
+    out = out_dir / f"{name.stem}.deid{suffix}"
+    if out in taken:
+        # Two documents with one file name (different folders or subjects) must not
+        # overwrite each other.
+        out = out_dir / f"{name.stem}.deid-{row.id}{suffix}"
+    taken.add(out)
+    return out
+
+
+class ExportJob:
+    def __init__(self, workspace, document_ids: Sequence[int], options: ExportOptions, detector_provider) -> None:
+        self.workspace = workspace
+        self.document_ids = list(dict.fromkeys(document_ids))
+        self.options = options
+        self._provider = detector_provider
+
+    def rows(self) -> list:
+        return [self.workspace.get_document(i) for i in self.document_ids]
+
+    def blocked(self) -> list:
+        """Under "warn and stop", the unreviewed documents that prevent the export."""
+        return needs_review(self.rows()) if self.options.unreviewed == "stop" else []
+
+    def run(
+        self,
+        *,
+        progress: Callable[[int, int, str], None] | None = None,
+        exported: Callable[[int], None] | None = None,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> ExportSummary:
+        from ..core.pipeline import Deidentifier
+        from ..core.surrogates import SurrogateEngine, SurrogateOptions
+
+        opts = self.options
+        blocked = self.blocked()
+        if blocked:
+            raise DeidError(f"{len(blocked)} document(s) are not marked reviewed")
+        opts.out_dir.mkdir(parents=True, exist_ok=True)
+        engine = SurrogateEngine(
+            self.workspace.secret,
+            SurrogateOptions(date_shift_min_days=opts.date_shift_min_days, date_shift_max_days=opts.date_shift_max_days, age_cap=opts.age_cap),
+        )
+        deid = Deidentifier(self._provider.get(), engine, mode=opts.mode, out_format=opts.fmt, rescan=True)
+        summary = ExportSummary()
+        # Reports of earlier exports to the same folder are kept, as the CLI does.
+        all_results = load_report(opts.out_dir)
+        taken: set[Path] = set()
+        rows = self.rows()
+        for i, row in enumerate(rows):
+            if should_stop and should_stop():
+                summary.cancelled = True
+                break
+            if progress:
+                progress(i, len(rows), row.name)
+            key = row.source_path or row.name
+            if key in summary.results:
+                key = f"{key} (document {row.id})"
+            result = self._export_one(deid, row, opts, taken, key)
+            summary.results[key] = result
+            if result.status == "ok":
+                summary.exported_ids.append(row.id)
+                if exported:
+                    exported(row.id)
+        if progress and not summary.cancelled:
+            progress(len(rows), len(rows), "")
+        all_results.update(summary.results)
+        meta = {
+            "tool": "deid-desktop gui",
+            "mode": opts.mode,
+            "format": opts.fmt or "same as input",
+            "unreviewed_policy": opts.unreviewed,
+            "reviewer": opts.reviewer,
+            "finished": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        }
+        summary.report_json, summary.report_csv = write_report(opts.out_dir, all_results, meta)
+        return summary
+
+    def _export_one(self, deid, row, opts: ExportOptions, taken: set[Path], key: str) -> FileResult:
+        t0 = time.perf_counter()
+        subject = row.subject_label or "default"
+        result = FileResult(file=key, status="ok", subject=subject)
+        if row.status == DocStatus.ERROR:
+            result.status, result.error_code = "error", row.error_code or "unreadable"
+            result.error = f"{row.name}: not imported ({row.error_reason or 'unreadable'})"
+            return result
+        try:
+            doc = self.workspace.load_document(row.id)
+            result.warnings = list(doc.warnings)
+            # Undecided detections are exported as PHI in every case: a document marked
+            # reviewed with findings left open must not leak them, and under the "accept"
+            # policy that is exactly what the reviewer chose.
+            spans = self.workspace.final_spans(row.id, unreviewed_policy="accept")
+            out = output_path(opts.out_dir, row, output_suffix(doc, opts.fmt), taken)
+            result.output = str(deid.export(doc, spans, subject, out, result))
+        except DeidError as e:
+            result.status, result.error_code, result.error = "error", getattr(e, "code", "failed"), str(e)
+        except Exception as e:  # a bug must not stop the batch; the message carries no content
+            log.error("export of document %s failed (%s)", row.id, type(e).__name__)
+            result.status, result.error_code = "error", "internal"
+            result.error = f"{row.name}: internal error ({type(e).__name__})"
+        result.seconds = round(time.perf_counter() - t0, 3)
+        return result

@@ -1,0 +1,206 @@
+"""The findings panel (right dock): the spans of the open document, sortable, in step with
+the selected finding of the text view.
+
+A long document has thousands of findings, so each row's cells are computed once when the
+spans change, and a decision that changes a few rows updates only those rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
+from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+
+from .palette import CATEGORY_COLOURS, CATEGORY_LABELS, KEY_FOR_CATEGORY, REJECTED_TEXT
+
+ID_ROLE = Qt.ItemDataRole.UserRole
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+
+DECISION_LABELS = {"undecided": "undecided", "accepted": "accepted", "rejected": "rejected", "added": "added"}
+DECISION_ORDER = {"undecided": 0, "accepted": 1, "added": 2, "rejected": 3}
+
+
+def found_by(s) -> str:
+    if s.source == "reviewer" and not s.members:
+        return "reviewer"
+    return ", ".join(s.members) if s.members else s.source
+
+
+@dataclass(frozen=True, slots=True)
+class FindingRow:
+    span: object  # SpanRow
+    display: tuple
+    sort: tuple
+    tooltip: str
+
+    @classmethod
+    def of(cls, s) -> "FindingRow":
+        members = found_by(s)
+        decision = DECISION_LABELS.get(s.state, s.state)
+        return cls(
+            span=s,
+            display=(CATEGORY_LABELS[s.category], " ".join(s.text.split()), members, f"{s.score:.2f}", decision, s.start),
+            sort=(s.category.value, s.text.casefold(), members, s.score, DECISION_ORDER.get(s.state, 9), s.start),
+            tooltip=(
+                f"{CATEGORY_LABELS[s.category]} ({s.fine.lower()}, key {KEY_FOR_CATEGORY[s.category]}), found by {members}, "
+                f"score {s.score:.2f}, {decision}; characters {s.start}–{s.end}"
+            ),
+        )
+
+
+class FindingsModel(QAbstractTableModel):
+    CATEGORY, TEXT, MEMBERS, SCORE, DECISION, POSITION = range(6)
+    HEADERS = ("Category", "Text", "Found by", "Score", "Decision", "Position")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[FindingRow] = []
+        self._row_of: dict[int, int] = {}
+        self._strike = QFont()
+        self._strike.setStrikeOut(True)
+        self._grey = QBrush(QColor(REJECTED_TEXT))
+        self._colours = {c: QColor(v) for c, v in CATEGORY_COLOURS.items()}
+
+    @property
+    def spans(self) -> list:
+        return [r.span for r in self.rows]
+
+    def set_spans(self, spans) -> None:
+        spans = list(spans)
+        if [s.id for s in spans] == [r.span.id for r in self.rows]:
+            # Same findings, some decided differently: update those rows in place, which keeps
+            # the selection and the sort and costs nothing for the thousands that stayed.
+            for i, s in enumerate(spans):
+                if s != self.rows[i].span:
+                    self.rows[i] = FindingRow.of(s)
+                    self.dataChanged.emit(self.index(i, 0), self.index(i, len(self.HEADERS) - 1))
+            return
+        self.beginResetModel()
+        self.rows = [FindingRow.of(s) for s in spans]
+        self._row_of = {r.span.id: i for i, r in enumerate(self.rows)}
+        self.endResetModel()
+
+    def row_of(self, span_id: int) -> int | None:
+        return self._row_of.get(span_id)
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        row, col = self.rows[index.row()], index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return row.display[col]
+        if role == SORT_ROLE:
+            return row.sort[col]
+        if role == ID_ROLE:
+            return row.span.id
+        rejected = row.span.state == "rejected"
+        if role == Qt.ItemDataRole.DecorationRole and col == self.CATEGORY:
+            return self._colours[row.span.category]
+        if role == Qt.ItemDataRole.ForegroundRole and rejected:
+            return self._grey
+        if role == Qt.ItemDataRole.FontRole and rejected and col == self.TEXT:
+            return self._strike
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (self.SCORE, self.POSITION):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return row.tooltip
+        return None
+
+
+class FindingsDock(QDockWidget):
+    finding_chosen = Signal(int)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__("Findings", parent)
+        self.setObjectName("findingsDock")
+        self.model = FindingsModel()
+        self.proxy = QSortFilterProxyModel()
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setSortRole(SORT_ROLE)
+        self.table = QTableView()
+        self.table.setObjectName("findingsTable")
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(FindingsModel.POSITION, Qt.SortOrder.AscendingOrder)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        # Uniform row heights: the view never measures thousands of rows.
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.verticalHeader().setDefaultSectionSize(QFontMetrics(self.table.font()).height() + 8)
+        self.table.setWordWrap(False)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        h = self.table.horizontalHeader()
+        fm = QFontMetrics(self.table.font())
+        pad = 18
+        # Fixed widths from the font, never "resize to contents", which reads every row.
+        widths = {
+            FindingsModel.CATEGORY: fm.horizontalAdvance("Organisation") + 34,
+            FindingsModel.MEMBERS: fm.horizontalAdvance("Found by") + pad,
+            FindingsModel.SCORE: fm.horizontalAdvance("Score") + pad,
+            FindingsModel.DECISION: fm.horizontalAdvance("undecided") + pad,
+            FindingsModel.POSITION: fm.horizontalAdvance("Position") + pad,
+        }
+        for c in range(len(FindingsModel.HEADERS)):
+            h.setSectionResizeMode(c, QHeaderView.ResizeMode.Interactive)
+            if c in widths:
+                h.resizeSection(c, widths[c])
+        # Text takes what is left; long member lists are elided, in full in the tooltip.
+        h.setSectionResizeMode(FindingsModel.TEXT, QHeaderView.ResizeMode.Stretch)
+        self.table.setColumnHidden(FindingsModel.POSITION, True)
+        self.counts = QLabel()
+        self.counts.setObjectName("findingsCounts")
+        body = QWidget()
+        lay = QVBoxLayout(body)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self.counts)
+        lay.addWidget(self.table)
+        self.setWidget(body)
+        self.table.selectionModel().currentRowChanged.connect(self._current_changed)
+        self._suppress = False
+
+    def set_spans(self, spans) -> None:
+        self._suppress = True
+        try:
+            self.model.set_spans(spans)
+        finally:
+            self._suppress = False
+        n = len(spans)
+        undecided = sum(s.state == "undecided" for s in spans)
+        rejected = sum(s.state == "rejected" for s in spans)
+        self.counts.setText(f"{n} findings · {undecided} undecided · {rejected} rejected" if n else "No findings")
+
+    def select_span(self, span_id: int) -> None:
+        i = self.model.row_of(span_id) if span_id >= 0 else None
+        self._suppress = True
+        try:
+            if i is None:
+                self.table.clearSelection()
+                return
+            idx = self.proxy.mapFromSource(self.model.index(i, 0))
+            self.table.selectionModel().setCurrentIndex(
+                idx, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+            )
+            self.table.scrollTo(idx)
+        finally:
+            self._suppress = False
+
+    def _current_changed(self, current, _previous) -> None:
+        if self._suppress or not current.isValid():
+            return
+        self.finding_chosen.emit(int(current.data(ID_ROLE)))

@@ -1,0 +1,266 @@
+"""A PDF's pages as images with the findings drawn as boxes where their characters are.
+
+Pages are rendered with pypdfium2 from the bytes kept in the workspace; the boxes come from
+the document's source map (one box per character, in points from the page's top-left corner,
+the same frame pdfium renders), so what the reviewer sees is where the text really is.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QImage, QPainter, QPen
+from PySide6.QtWidgets import QScrollArea, QWidget
+
+from ..core.categories import Category
+from .palette import CATEGORY_COLOURS, CURRENT_OUTLINE, REJECTED_TEXT, UNDECIDED_ALPHA
+
+log = logging.getLogger(__name__)
+
+PAGE_GAP = 12
+PAGE_MARGIN = 12
+RENDER_SCALE = 1.5  # pixels per point when the view's width is not known yet
+MIN_SCALE, MAX_SCALE = 0.6, 2.5
+BACKDROP = "#D9D9D9"
+
+
+@dataclass(frozen=True, slots=True)
+class SpanBox:
+    span_id: int
+    page: int
+    rect: QRectF  # points, top-left origin
+
+
+def span_boxes(segments, spans) -> list[SpanBox]:
+    """One rectangle per span per line stretch, merged from the character boxes."""
+    out: list[SpanBox] = []
+    for s in spans:
+        for seg in segments:
+            if seg.end <= s.start or seg.start >= s.end:
+                continue
+            loc = seg.locator or {}
+            boxes = loc.get("boxes") or []
+            page = loc.get("page")
+            if page is None or not boxes:
+                continue
+            lo, hi = max(s.start, seg.start) - seg.start, min(s.end, seg.end) - seg.start
+            chosen = [b for b in boxes[lo:hi] if len(b) == 4]
+            if not chosen:
+                continue
+            x0 = min(b[0] for b in chosen)
+            top = min(b[1] for b in chosen)
+            x1 = max(b[2] for b in chosen)
+            bottom = max(b[3] for b in chosen)
+            out.append(SpanBox(s.id, int(page), QRectF(x0, top, x1 - x0, bottom - top)))
+    return out
+
+
+def page_widths(data: bytes) -> list[float]:
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(data)
+    try:
+        return [pdf[i].get_size()[0] for i in range(len(pdf))]
+    finally:
+        pdf.close()
+
+
+def fit_scale(widest_page_points: float, view_width: int) -> float:
+    """Pixels per point that fit the widest page into the view."""
+    if widest_page_points <= 0 or view_width <= 0:
+        return RENDER_SCALE
+    return max(MIN_SCALE, min(MAX_SCALE, (view_width - 2 * PAGE_MARGIN) / widest_page_points))
+
+
+def render_pages(data: bytes, scale: float = RENDER_SCALE) -> list[QImage]:
+    import pypdfium2 as pdfium
+
+    images: list[QImage] = []
+    pdf = pdfium.PdfDocument(data)
+    try:
+        for i in range(len(pdf)):
+            page = pdf[i]
+            try:
+                pil = page.render(scale=scale).to_pil().convert("RGB")
+            finally:
+                page.close()
+            buf = pil.tobytes()
+            img = QImage(buf, pil.width, pil.height, 3 * pil.width, QImage.Format.Format_RGB888)
+            images.append(img.copy())  # detach from the Python buffer
+    finally:
+        pdf.close()
+    return images
+
+
+class PdfCanvas(QWidget):
+    span_clicked = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.images: list[QImage] = []
+        self.boxes: list[SpanBox] = []
+        self._states: dict[int, tuple[str, str]] = {}  # span id -> (category value, state)
+        self.current_id: int | None = None
+        self.scale = RENDER_SCALE
+
+    def page_origin(self, page: int) -> QPointF:
+        y = PAGE_MARGIN
+        for img in self.images[:page]:
+            y += img.height() + PAGE_GAP
+        width = max((i.width() for i in self.images), default=0) + 2 * PAGE_MARGIN
+        x = (max(self.width(), width) - self.images[page].width()) / 2 if self.images else 0
+        return QPointF(x, y)
+
+    def box_rect(self, box: SpanBox) -> QRectF:
+        o = self.page_origin(box.page)
+        r = box.rect
+        return QRectF(o.x() + r.x() * self.scale, o.y() + r.y() * self.scale, r.width() * self.scale, r.height() * self.scale)
+
+    def sizeHint(self) -> QSize:
+        w = max((i.width() for i in self.images), default=400) + 2 * PAGE_MARGIN
+        h = sum(i.height() + PAGE_GAP for i in self.images) + 2 * PAGE_MARGIN if self.images else 300
+        return QSize(w, h)
+
+    def set_pages(self, images: list[QImage], scale: float = RENDER_SCALE) -> None:
+        self.images = images
+        self.scale = scale
+        self.setMinimumSize(self.sizeHint())
+        self.update()
+
+    def set_spans(self, boxes: list[SpanBox], spans) -> None:
+        self.boxes = [b for b in boxes if b.page < len(self.images)]
+        self._states = {s.id: (s.category.value, s.state) for s in spans}
+        self.update()
+
+    def paintEvent(self, _event) -> None:
+        p = QPainter(self)
+        p.fillRect(self.rect(), QColor(BACKDROP))
+        for i, img in enumerate(self.images):
+            origin = self.page_origin(i)
+            p.setPen(QPen(QColor("#A0A0A0"), 1))
+            p.drawRect(QRectF(origin.x() - 1, origin.y() - 1, img.width() + 1, img.height() + 1))
+            p.drawImage(origin, img)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        for b in self.boxes:
+            cat, state = self._states.get(b.span_id, ("NAME", "undecided"))
+            colour = QColor(CATEGORY_COLOURS[Category(cat)])
+            r = self.box_rect(b).adjusted(-1, -1, 1, 1)
+            if state in ("accepted", "added"):
+                fill = QColor(colour)
+                fill.setAlpha(150)
+                p.setPen(QPen(colour, 1.5))
+                p.setBrush(fill)
+                p.drawRect(r)
+            elif state == "rejected":
+                p.setPen(QPen(QColor(REJECTED_TEXT), 1.2, Qt.PenStyle.DotLine))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRect(r)
+                p.drawLine(QPointF(r.left(), r.center().y()), QPointF(r.right(), r.center().y()))
+            else:
+                fill = QColor(colour)
+                fill.setAlpha(UNDECIDED_ALPHA)
+                p.setPen(QPen(colour, 1.5, Qt.PenStyle.DashLine))
+                p.setBrush(fill)
+                p.drawRect(r)
+            if b.span_id == self.current_id:
+                p.setPen(QPen(QColor(CURRENT_OUTLINE), 2.5))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRect(r.adjusted(-2, -2, 2, 2))
+        p.end()
+
+    def mousePressEvent(self, event) -> None:
+        for b in self.boxes:
+            if self.box_rect(b).contains(event.position()):
+                self.span_clicked.emit(b.span_id)
+                return
+        super().mousePressEvent(event)
+
+
+class PdfPagesView(QScrollArea):
+    """Scrollable pages; rendering waits until the tab is first shown for a document."""
+
+    span_clicked = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("pdfPages")
+        self.canvas = PdfCanvas()
+        self.canvas.span_clicked.connect(self.span_clicked)
+        self.setWidget(self.canvas)
+        self.setWidgetResizable(True)
+        self.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        self._doc = None
+        self._spans: list = []
+        self._rendered_for = None
+        self._rendered_width = 0
+        # Re-render at the new width once resizing has settled, not on every pixel.
+        self._rerender = QTimer(self)
+        self._rerender.setSingleShot(True)
+        self._rerender.setInterval(250)
+        self._rerender.timeout.connect(self._render_again)
+
+    def set_document(self, doc) -> None:
+        self._doc = doc
+        self._rendered_for = None
+        self.canvas.set_pages([])
+        if self.isVisible():
+            self._ensure_rendered()
+
+    def set_spans(self, spans) -> None:
+        self._spans = list(spans)
+        self._apply_spans()
+
+    def set_current(self, span_id: int | None) -> None:
+        self.canvas.current_id = span_id
+        self.canvas.update()
+        boxes = [b for b in self.canvas.boxes if b.span_id == span_id]
+        if boxes:
+            r = self.canvas.box_rect(boxes[0])
+            self.ensureVisible(int(r.center().x()), int(r.center().y()), 80, 120)
+
+    def _apply_spans(self) -> None:
+        segments = self._doc.segments if self._doc is not None else []
+        self.canvas.set_spans(span_boxes(segments, self._spans), self._spans)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._ensure_rendered()
+
+    def _available_width(self) -> int:
+        # Leave room for the vertical scroll bar, which a long document will show.
+        return self.width() - 2 * self.frameWidth() - self.verticalScrollBar().sizeHint().width()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self._rendered_for is not None and abs(self._available_width() - self._rendered_width) > 40:
+            self._rerender.start()
+
+    def fit_to_width(self) -> None:
+        """Render the pages again at the current width (after the view was resized)."""
+        self._rerender.stop()
+        if self._rendered_for is not None and self._available_width() != self._rendered_width:
+            self._render_again()
+
+    def _render_again(self) -> None:
+        self._rendered_for = None
+        self._ensure_rendered()
+
+    def _ensure_rendered(self) -> None:
+        doc = self._doc
+        if doc is None or self._rendered_for is doc:
+            return
+        self._rendered_for = doc
+        if doc.format != "pdf" or not doc.source_bytes:
+            self.canvas.set_pages([])
+            return
+        try:
+            self._rendered_width = self._available_width()
+            scale = fit_scale(max(page_widths(doc.source_bytes), default=0), self._rendered_width)
+            self.canvas.set_pages(render_pages(doc.source_bytes, scale), scale)
+        except Exception as e:  # a page pdfium cannot draw must not break the review
+            log.warning("rendering PDF pages failed (%s)", type(e).__name__)
+            self.canvas.set_pages([])
+        self._apply_spans()
+        self.set_current(self.canvas.current_id)

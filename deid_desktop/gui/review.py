@@ -1,0 +1,553 @@
+"""What the review actions do to the workspace — no widgets here.
+
+The views call a :class:`ReviewController` with the reviewer's intent ("accept the selected
+finding", "add this selection as a NAME") and redraw when it signals a change. Every action
+is committed to the workspace when it is made and pushed on a ``QUndoStack`` as one step:
+undoing a step appends UNDO decisions for everything the step decided (the log stays
+append-only), redoing it decides again with fresh decisions.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Callable, Literal
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from ..core.categories import Category, normalise_fine
+from ..core.errors import DeidError
+from ..core.spans import Span, snap_to_words
+from ..core.store import DecisionAction, DocStatus
+from ..core.text import words
+from .palette import CATEGORY_LABELS
+
+PHI_STATES = ("accepted", "added")
+Scope = Literal["document", "subject"]
+Edge = Literal["start", "end"]
+
+
+# -- pure helpers -------------------------------------------------------------------------
+
+
+def _is_word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def find_occurrences(text: str, needle: str) -> list[tuple[int, int]]:
+    """Where ``needle`` occurs in ``text`` exactly, never as part of a longer word ("Ann" is
+    not found inside "Annual")."""
+    out: list[tuple[int, int]] = []
+    if not needle:
+        return out
+    pos = text.find(needle)
+    while pos != -1:
+        end = pos + len(needle)
+        left_ok = pos == 0 or not (_is_word_char(text[pos - 1]) and _is_word_char(needle[0]))
+        right_ok = end == len(text) or not (_is_word_char(text[end]) and _is_word_char(needle[-1]))
+        if left_ok and right_ok:
+            out.append((pos, end))
+        pos = text.find(needle, pos + 1)
+    return out
+
+
+def resized_extent(text: str, start: int, end: int, edge: Edge, grow: bool) -> tuple[int, int] | None:
+    """The span moved by one word at ``edge``; None when that would leave no word or there
+    is no word to take in."""
+    toks = words(text)
+    if edge == "start":
+        if grow:
+            before = [s for s, _ in toks if s < start]
+            return (before[-1], end) if before else None
+        inside = [s for s, _ in toks if start < s < end]
+        return (inside[0], end) if inside else None
+    if grow:
+        after = [e for _, e in toks if e > end]
+        return (start, after[0]) if after else None
+    inside = [e for _, e in toks if start < e < end]
+    return (start, inside[-1]) if inside else None
+
+
+def overlaps(a_start: int, a_end: int, b_start: int, b_end: int) -> bool:
+    return a_start < b_end and b_start < a_end
+
+
+# -- undo steps ---------------------------------------------------------------------------
+
+
+@dataclass
+class StepResult:
+    """What one reviewer action did: the decisions it appended (in order), the finding to
+    select afterwards and the documents whose counts changed."""
+
+    decision_ids: list[int] = field(default_factory=list)
+    focus: int | None = None
+    touched: set[int] = field(default_factory=set)
+    summary: str = ""
+    advance: bool = False
+
+
+class ReviewStep(QUndoCommand):
+    """One entry of the undo stack. The action runs once before it is pushed (so a failure
+    never leaves a step on the stack); ``redo`` after an undo runs it again."""
+
+    def __init__(
+        self,
+        controller: "ReviewController",
+        text: str,
+        document_id: int,
+        perform: Callable[[], StepResult],
+        first: StepResult,
+        revert: Callable[[StepResult], None] | None = None,
+    ) -> None:
+        super().__init__(text)
+        self._controller = controller
+        self.document_id = document_id
+        self._perform = perform
+        self._revert = revert
+        self.result = first
+        self._skip_first_redo = True
+
+    def redo(self) -> None:
+        if self._skip_first_redo:
+            self._skip_first_redo = False
+            return
+        self._controller._replay(self, redo=True)
+
+    def undo(self) -> None:
+        self._controller._replay(self, redo=False)
+
+    def run_again(self) -> StepResult:
+        self.result = self._perform()
+        return self.result
+
+    def revert(self) -> None:
+        if self._revert is not None:
+            self._revert(self.result)
+            return
+        ws = self._controller.workspace
+        for decision_id in reversed(self.result.decision_ids):
+            ws.undo_decision(decision_id, reviewer=self._controller.reviewer)
+
+
+# -- the controller -----------------------------------------------------------------------
+
+
+class ReviewController(QObject):
+    """The open document, its findings, the selected finding and the review actions."""
+
+    document_opened = Signal(int)  # document id, or -1 when none is open
+    spans_changed = Signal()
+    current_changed = Signal(int)  # span id, or -1
+    documents_changed = Signal(list)  # ids whose status or counts changed
+    document_reviewed = Signal(int)
+    message = Signal(str)
+
+    def __init__(self, workspace, reviewer: str = "reviewer", parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._workspace = workspace
+        self.reviewer = reviewer or "reviewer"
+        self.undo_stack = QUndoStack(self)
+        self.document_id: int | None = None
+        self.document = None  # core Document of the open document (text, segments, source bytes)
+        self.row = None  # DocumentRow
+        self.text = ""
+        self.spans: list = []  # SpanRow, sorted by position
+        self.current_id: int | None = None
+
+    # -- workspace and document ---------------------------------------------------------
+
+    @property
+    def workspace(self):
+        return self._workspace
+
+    def set_workspace(self, workspace) -> None:
+        self.undo_stack.clear()
+        self._workspace = workspace
+        self.close_document()
+
+    def close_document(self) -> None:
+        self.document_id, self.document, self.row, self.text = None, None, None, ""
+        self.spans, self.current_id = [], None
+        self.document_opened.emit(-1)
+        self.spans_changed.emit()
+        self.current_changed.emit(-1)
+
+    def open_document(self, document_id: int) -> None:
+        ws = self._workspace
+        row = ws.get_document(document_id)
+        self.document_id, self.row = document_id, row
+        if row.status == DocStatus.ERROR:
+            self.document, self.text = None, ""
+        else:
+            self.document = ws.load_document(document_id)
+            self.text = self.document.text
+        if row.status == DocStatus.DETECTED:
+            ws.set_status(document_id, DocStatus.IN_REVIEW)
+            self.row = ws.get_document(document_id)
+            self.documents_changed.emit([document_id])
+        self._load_spans()
+        first = next((s for s in self.spans if s.state == "undecided"), self.spans[0] if self.spans else None)
+        self.current_id = first.id if first else None
+        self.document_opened.emit(document_id)
+        self.spans_changed.emit()
+        self.current_changed.emit(self.current_id if self.current_id is not None else -1)
+
+    def reload(self) -> None:
+        """Re-read the open document's findings (after detection saved new ones)."""
+        if self.document_id is None:
+            return
+        self.row = self._workspace.get_document(self.document_id)
+        self._load_spans()
+        if self.current_id is not None and self.span(self.current_id) is None:
+            self.current_id = self.spans[0].id if self.spans else None
+        self.spans_changed.emit()
+        self.current_changed.emit(self.current_id if self.current_id is not None else -1)
+
+    def _load_spans(self) -> None:
+        if self.document_id is None or (self.row is not None and self.row.status == DocStatus.ERROR):
+            self.spans = []
+            return
+        self.spans = sorted(self._workspace.list_spans(self.document_id), key=lambda s: (s.start, -s.end, s.id))
+
+    # -- selection and navigation ---------------------------------------------------------
+
+    @property
+    def current(self):
+        return self.span(self.current_id) if self.current_id is not None else None
+
+    def span(self, span_id: int):
+        return next((s for s in self.spans if s.id == span_id), None)
+
+    def select(self, span_id: int | None) -> None:
+        if span_id is not None and self.span(span_id) is None:
+            return
+        if span_id == self.current_id:
+            return
+        self.current_id = span_id
+        self.current_changed.emit(span_id if span_id is not None else -1)
+
+    def span_at(self, position: int):
+        """The finding under a character position; a decided-PHI or undecided finding wins
+        over a rejected one, then the shortest."""
+        hits = [s for s in self.spans if s.start <= position < s.end]
+        if not hits:
+            return None
+        return min(hits, key=lambda s: (s.state == "rejected", s.end - s.start))
+
+    def next_finding(self) -> None:
+        self._step_selection(+1)
+
+    def previous_finding(self) -> None:
+        self._step_selection(-1)
+
+    def _step_selection(self, direction: int) -> None:
+        if not self.spans:
+            self.message.emit("This document has no findings.")
+            return
+        ids = [s.id for s in self.spans]
+        if self.current_id not in ids:
+            self.select(ids[0] if direction > 0 else ids[-1])
+            return
+        i = ids.index(self.current_id) + direction
+        if 0 <= i < len(ids):
+            self.select(ids[i])
+        else:
+            self.message.emit("Last finding of this document." if direction > 0 else "First finding of this document.")
+
+    def _advance_from(self, span_id: int | None) -> None:
+        """After a decision: the next undecided finding below, else the first one above."""
+        undecided = [s for s in self.spans if s.state == "undecided"]
+        if not undecided:
+            if span_id is not None and self.span(span_id) is not None:
+                self.select(span_id)
+            self.message.emit("Every finding in this document is decided — Ctrl+Enter marks it reviewed.")
+            return
+        ref = self.span(span_id) if span_id is not None else None
+        if ref is None:
+            self.select(undecided[0].id)
+            return
+        key = (ref.start, -ref.end, ref.id)
+        below = [s for s in undecided if (s.start, -s.end, s.id) > key]
+        self.select((below or undecided)[0].id)
+
+    # -- single-finding actions ----------------------------------------------------------
+
+    def _require_current(self):
+        cur = self.current
+        if cur is None:
+            self.message.emit("Select a finding first (J / K move through them).")
+        return cur
+
+    def accept(self) -> None:
+        cur = self._require_current()
+        if cur is None:
+            return
+        if cur.state in PHI_STATES:
+            self._advance_from(cur.id)
+            return
+        self._decide_one(cur.id, DecisionAction.ACCEPT, "Accept finding", advance=True)
+
+    def reject(self) -> None:
+        cur = self._require_current()
+        if cur is None:
+            return
+        if cur.state == "rejected":
+            self._advance_from(cur.id)
+            return
+        self._decide_one(cur.id, DecisionAction.REJECT, "Reject finding", advance=True)
+
+    def relabel(self, category: Category) -> None:
+        cur = self._require_current()
+        if cur is None:
+            return
+        if cur.category == category:
+            if cur.state in PHI_STATES:
+                self.message.emit(f"Already accepted as {CATEGORY_LABELS[category]}.")
+                return
+            self._decide_one(cur.id, DecisionAction.ACCEPT, f"Accept as {CATEGORY_LABELS[category]}")
+            return
+        fine = normalise_fine(category, cur.fine)
+        self._decide_one(cur.id, DecisionAction.RELABEL, f"Relabel as {CATEGORY_LABELS[category]}", category=category, fine=fine)
+
+    def resize(self, edge: Edge, grow: bool) -> None:
+        cur = self._require_current()
+        if cur is None:
+            return
+        extent = resized_extent(self.text, cur.start, cur.end, edge, grow)
+        if extent is None:
+            self.message.emit("The span cannot be shrunk below one word." if not grow else f"No word to take in at the {edge}.")
+            return
+        what = ("Widen" if grow else "Shrink") + f" span {edge}"
+        self._decide_one(cur.id, DecisionAction.RESIZE, what, start=extent[0], end=extent[1])
+
+    def _decide_one(self, span_id: int, action: DecisionAction, label: str, *, advance: bool = False, **kwargs) -> None:
+        doc_id = self.document_id
+
+        def perform() -> StepResult:
+            did = self._workspace.decide(span_id, action, reviewer=self.reviewer, **kwargs)
+            return StepResult([did], span_id, {doc_id}, advance=advance)
+
+        self._run(label, perform)
+
+    def mark_span(self, start: int, end: int, category: Category) -> None:
+        """The reviewer selected text and pressed a category key: add it as a span, or — when
+        it overlaps findings — make the first of them exactly this extent and category and
+        reject the others, as one step."""
+        if self.document_id is None:
+            return
+        start, end = max(0, min(start, end)), min(len(self.text), max(start, end))
+        if end <= start or not self.text[start:end].strip():
+            self.message.emit("Select some text first, then press a category key (1–8).")
+            return
+        snapped = snap_to_words(self.text, Span(start, end, category, source="reviewer"))
+        start, end = snapped.start, snapped.end
+        exact = next((s for s in self.spans if s.start == start and s.end == end), None)
+        if exact is not None:
+            self.select(exact.id)
+            self.relabel(category)
+            return
+        overlapping = [s for s in self.spans if s.state != "rejected" and overlaps(s.start, s.end, start, end)]
+        doc_id = self.document_id
+        label = CATEGORY_LABELS[category]
+
+        if not overlapping:
+
+            def perform() -> StepResult:
+                sid = self._workspace.add_span(doc_id, start, end, category, reviewer=self.reviewer)
+                return StepResult([self._add_decision_id(doc_id, sid)], sid, {doc_id})
+
+            self._run(f"Add {label} span", perform)
+            return
+
+        keep, drop = overlapping[0], [s.id for s in overlapping[1:]]
+        keep_id, keep_cat, fine = keep.id, keep.category, normalise_fine(category, keep.fine)
+
+        def perform_fix() -> StepResult:
+            batch = uuid.uuid4().hex
+            ws, ids = self._workspace, []
+            ids.append(ws.decide(keep_id, DecisionAction.RESIZE, reviewer=self.reviewer, start=start, end=end, batch=batch))
+            if keep_cat != category:
+                ids.append(ws.decide(keep_id, DecisionAction.RELABEL, reviewer=self.reviewer, category=category, fine=fine, batch=batch))
+            for sid in drop:
+                ids.append(ws.decide(sid, DecisionAction.REJECT, reviewer=self.reviewer, batch=batch))
+            return StepResult(ids, keep_id, {doc_id})
+
+        self._run(f"Correct span to {label}", perform_fix)
+
+    def _add_decision_id(self, document_id: int, span_id: int) -> int:
+        adds = [d for d in self._workspace.decisions(document_id=document_id) if d.span_id == span_id and d.action == DecisionAction.ADD]
+        if not adds:
+            raise DeidError("the workspace recorded no ADD decision for the new span")
+        return max(d.id for d in adds)
+
+    # -- bulk actions ---------------------------------------------------------------------
+
+    def accept_remaining(self, *, same_category: bool = False) -> None:
+        if self.document_id is None:
+            return
+        category = None
+        if same_category:
+            cur = self._require_current()
+            if cur is None:
+                return
+            category = cur.category
+        targets = [s.id for s in self.spans if s.state == "undecided" and (category is None or s.category == category)]
+        what = f"remaining {CATEGORY_LABELS[category]} findings" if category else "remaining findings"
+        if not targets:
+            self.message.emit(f"No undecided {what.removeprefix('remaining ')} in this document.")
+            return
+        doc_id, focus = self.document_id, self.current_id
+
+        def perform() -> StepResult:
+            batch = uuid.uuid4().hex
+            ids = [self._workspace.decide(sid, DecisionAction.ACCEPT, reviewer=self.reviewer, batch=batch) for sid in targets]
+            return StepResult(ids, focus, {doc_id}, summary=f"Accepted {len(ids)} {what}.")
+
+        self._run(f"Accept {len(targets)} {what}", perform)
+
+    def decide_identical(self, action: DecisionAction, scope: Scope) -> None:
+        """Apply the selected finding's decision to every identical string in the document
+        or in all documents of its subject, as one undoable step with one batch id."""
+        cur = self._require_current()
+        if cur is None or self.row is None:
+            return
+        if action not in (DecisionAction.ACCEPT, DecisionAction.REJECT):
+            raise ValueError("identical-string decisions are accept or reject")
+        needle = self.text[cur.start : cur.end]
+        doc_ids = [self.document_id]
+        if scope == "subject":
+            if self.row.subject_id is None:
+                self.message.emit("This document has no subject; applying to this document only.")
+                scope = "document"
+            else:
+                docs = self._workspace.list_documents(subject_id=self.row.subject_id)
+                doc_ids = [self.document_id] + [d.id for d in docs if d.id != self.document_id and d.status != DocStatus.ERROR]
+        category, fine, focus = cur.category, cur.fine, cur.id
+        verb = "Accepted" if action == DecisionAction.ACCEPT else "Rejected"
+
+        def perform() -> StepResult:
+            batch = uuid.uuid4().hex
+            res = StepResult(focus=focus)
+            added = skipped = changed = 0
+            for doc_id in doc_ids:
+                text = self.text if doc_id == self.document_id else self._workspace.load_document(doc_id).text
+                spans = self._workspace.list_spans(doc_id)
+                ids, a, s, c = self._identical_in(doc_id, text, spans, needle, action, category, fine, batch)
+                if ids:
+                    res.touched.add(doc_id)
+                res.decision_ids += ids
+                added, skipped, changed = added + a, skipped + s, changed + c
+            where = "this document" if scope == "document" else f"{len(doc_ids)} document(s) of this subject"
+            msg = f"{verb} {changed + added} identical occurrence(s) in {where}"
+            if added:
+                msg += f" ({added} the detectors had missed)"
+            if skipped:
+                msg += f"; {skipped} left alone because they overlap another finding"
+            res.summary = msg + "."
+            return res
+
+        self._run(f"{verb[:-2]} all identical ({scope})", perform, nothing=f"Nothing to change: every identical occurrence is already {verb.lower()}.")
+
+    def _identical_in(self, doc_id, text, spans, needle, action, category, fine, batch) -> tuple[list[int], int, int, int]:
+        ws, ids = self._workspace, []
+        added = skipped = changed = 0
+        if action == DecisionAction.REJECT:
+            for s in spans:
+                if s.text == needle and s.state != "rejected":
+                    ids.append(ws.decide(s.id, DecisionAction.REJECT, reviewer=self.reviewer, batch=batch))
+                    changed += 1
+            return ids, added, skipped, changed
+        for start, end in find_occurrences(text, needle):
+            exact = next((s for s in spans if s.start == start and s.end == end), None)
+            if exact is not None:
+                if exact.category != category:
+                    ids.append(ws.decide(exact.id, DecisionAction.RELABEL, reviewer=self.reviewer, category=category, fine=fine, batch=batch))
+                    changed += 1
+                elif exact.state not in PHI_STATES:
+                    ids.append(ws.decide(exact.id, DecisionAction.ACCEPT, reviewer=self.reviewer, batch=batch))
+                    changed += 1
+                continue
+            if any(s.state != "rejected" and overlaps(s.start, s.end, start, end) for s in spans):
+                skipped += 1
+                continue
+            sid = ws.add_span(doc_id, start, end, category, fine, reviewer=self.reviewer, batch=batch)
+            ids.append(self._add_decision_id(doc_id, sid))
+            added += 1
+        return ids, added, skipped, changed
+
+    def mark_reviewed(self) -> None:
+        if self.document_id is None or self.row is None:
+            return
+        if self.row.status == DocStatus.ERROR:
+            self.message.emit("This file could not be imported; there is nothing to review.")
+            return
+        doc_id, before = self.document_id, self.row.status
+        undecided = sum(1 for s in self.spans if s.state == "undecided")
+
+        def perform() -> StepResult:
+            self._workspace.set_status(doc_id, DocStatus.REVIEWED)
+            note = f" {undecided} undecided finding(s) will be treated as PHI at export." if undecided else ""
+            return StepResult([], self.current_id, {doc_id}, summary=f"Document marked reviewed.{note}")
+
+        def revert(_result: StepResult) -> None:
+            self._workspace.set_status(doc_id, before)
+
+        if self._run("Mark document reviewed", perform, revert=revert):
+            self.document_reviewed.emit(doc_id)
+
+    # -- running and replaying steps --------------------------------------------------------
+
+    def _run(self, label: str, perform: Callable[[], StepResult], *, revert=None, nothing: str = "") -> bool:
+        doc_id = self.document_id
+        try:
+            result = perform()
+        except DeidError as e:
+            self.message.emit(f"Could not {label.lower()}: {e}")
+            self.reload()
+            return False
+        if not result.decision_ids and revert is None:
+            self.message.emit(nothing or "Nothing to change.")
+            return False
+        step = ReviewStep(self, label, doc_id, perform, result, revert)
+        self.undo_stack.push(step)
+        self._after(step, result)
+        return True
+
+    def _replay(self, step: ReviewStep, *, redo: bool) -> None:
+        if step.document_id != self.document_id:
+            self.open_document(step.document_id)
+        try:
+            if redo:
+                result = step.run_again()
+            else:
+                step.revert()
+                result = StepResult(focus=step.result.focus, touched=set(step.result.touched))
+                result.summary = f"Undone: {step.text()}."
+        except DeidError as e:
+            self.message.emit(f"Could not {'redo' if redo else 'undo'} “{step.text()}”: {e}")
+            self.reload()
+            return
+        if redo and not result.summary:
+            result.summary = f"Redone: {step.text()}."
+        result.advance = False
+        self._after(step, result)
+
+    def _after(self, step: ReviewStep, result: StepResult) -> None:
+        touched = set(result.touched) | {step.document_id}
+        if self.document_id in touched:
+            self.row = self._workspace.get_document(self.document_id)
+            self._load_spans()
+            self.spans_changed.emit()
+            focus = result.focus if result.focus is not None and self.span(result.focus) is not None else None
+            if result.advance:
+                self._advance_from(focus)
+            else:
+                if focus is None and self.current_id is not None and self.span(self.current_id) is None:
+                    focus = self.spans[0].id if self.spans else None
+                self.current_id = focus if focus is not None else self.current_id
+                self.current_changed.emit(self.current_id if self.current_id is not None else -1)
+        self.documents_changed.emit(sorted(touched))
+        if result.summary:
+            self.message.emit(result.summary)

@@ -1,0 +1,80 @@
+"""The keyboard map of the review window, in one table.
+
+The same table builds the menu actions, their tooltips and Help → Keyboard shortcuts, so the
+documentation cannot drift from what the keys do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core.categories import CATEGORY_KEYS
+from .palette import CATEGORY_LABELS
+
+
+@dataclass(frozen=True, slots=True)
+class Shortcut:
+    action: str  # the id the main window binds a handler to
+    keys: tuple[str, ...]  # QKeySequence strings; the first is shown in menus
+    label: str  # menu text
+    help: str  # one sentence for the tooltip and the help table
+    group: str
+
+
+REVIEW = "Review a finding"
+BULK = "Decide many at once"
+NAVIGATE = "Move around"
+EDIT = "Correct a span"
+GENERAL = "Window"
+
+SHORTCUTS: tuple[Shortcut, ...] = (
+    Shortcut("accept", ("A",), "&Accept finding", "Confirm the selected finding is PHI and move to the next undecided one.", REVIEW),
+    Shortcut("reject", ("R", "Delete"), "&Reject finding", "Mark the selected finding as not PHI and move to the next undecided one.", REVIEW),
+    Shortcut("next", ("J", "N"), "&Next finding", "Select the next finding in the text.", NAVIGATE),
+    Shortcut("previous", ("K", "P"), "&Previous finding", "Select the previous finding in the text.", NAVIGATE),
+    Shortcut("next_document", ("Ctrl+PgDown",), "Next &document", "Open the next document in the queue.", NAVIGATE),
+    Shortcut("previous_document", ("Ctrl+PgUp",), "Previous d&ocument", "Open the previous document in the queue.", NAVIGATE),
+    Shortcut("accept_remaining", ("Shift+A",), "Accept all &remaining", "Accept every undecided finding in this document.", BULK),
+    Shortcut("accept_remaining_category", ("Ctrl+Shift+A",), "Accept remaining of this &category", "Accept every undecided finding of the selected finding's category in this document.", BULK),
+    Shortcut("accept_identical_document", ("Ctrl+I",), "Accept all &identical in document", "Accept every occurrence of the selected finding's exact text in this document, adding the ones the detectors missed.", BULK),
+    Shortcut("accept_identical_subject", ("Ctrl+Shift+I",), "Accept all identical in &subject", "Accept every occurrence of the selected finding's exact text in all documents of this subject, adding missed ones.", BULK),
+    Shortcut("reject_identical_document", ("Ctrl+R",), "Reject all identical in d&ocument", "Reject every finding with exactly the selected finding's text in this document.", BULK),
+    Shortcut("reject_identical_subject", ("Ctrl+Shift+R",), "Reject all identical in su&bject", "Reject every finding with exactly the selected finding's text in all documents of this subject.", BULK),
+    Shortcut("widen_start", ("[",), "Widen start by a word", "Move the start of the selected span one word to the left.", EDIT),
+    Shortcut("shrink_start", ("Shift+[", "{"), "Shrink start by a word", "Move the start of the selected span one word to the right.", EDIT),
+    Shortcut("widen_end", ("]",), "Widen end by a word", "Move the end of the selected span one word to the right.", EDIT),
+    Shortcut("shrink_end", ("Shift+]", "}"), "Shrink end by a word", "Move the end of the selected span one word to the left.", EDIT),
+    *(
+        Shortcut(
+            f"category_{key}",
+            (key,),
+            f"{CATEGORY_LABELS[cat]}",
+            f"Relabel the selected finding as {CATEGORY_LABELS[cat]}; with text selected, add it as a new {CATEGORY_LABELS[cat]} span.",
+            EDIT,
+        )
+        for key, cat in CATEGORY_KEYS.items()
+    ),
+    Shortcut("undo", ("Ctrl+Z",), "&Undo", "Undo the last action (the decision stays in the audit log as undone).", EDIT),
+    Shortcut("redo", ("Ctrl+Shift+Z", "Ctrl+Y"), "&Redo", "Redo the last undone action.", EDIT),
+    Shortcut("mark_reviewed", ("Ctrl+Return", "Ctrl+Enter"), "&Mark document reviewed", "Record that this document has been fully reviewed.", REVIEW),
+    Shortcut("open", ("Ctrl+O",), "&Open files…", "Import files into the workspace (folders: File → Open folder, or drop them on the window).", GENERAL),
+    Shortcut("open_folder", ("Ctrl+Shift+O",), "Open &folder…", "Import a folder; each subfolder becomes one subject.", GENERAL),
+    Shortcut("export", ("Ctrl+E",), "&Export…", "Write de-identified copies of reviewed documents.", GENERAL),
+    Shortcut("find_document", ("Ctrl+F",), "&Find document", "Jump to the document filter.", GENERAL),
+    Shortcut("settings", ("Ctrl+,",), "&Settings…", "Ensemble, models, surrogates, workspace and reviewer name.", GENERAL),
+    Shortcut("shortcuts_help", ("F1",), "&Keyboard shortcuts", "Show this table.", GENERAL),
+    Shortcut("quit", ("Ctrl+Q",), "&Quit", "Close the window; every decision is already saved.", GENERAL),
+)
+
+BY_ACTION: dict[str, Shortcut] = {s.action: s for s in SHORTCUTS}
+
+
+def tooltip(action: str) -> str:
+    s = BY_ACTION[action]
+    keys = " or ".join(s.keys)
+    return f"{s.help} ({keys})"
+
+
+def help_rows() -> list[tuple[str, str, str]]:
+    """(group, keys, what it does) in display order."""
+    return [(s.group, " / ".join(s.keys), s.help) for s in SHORTCUTS]

@@ -1,0 +1,210 @@
+"""Background work: reading files, detecting PHI, exporting.
+
+Each worker is a QObject moved to its own QThread; it reports through queued signals and
+never touches widgets. The workspace engine is shared across threads (WAL lets reads run
+beside writes, and the workspace serialises writes): workers read documents, the detection
+worker also stores its detections; every other write happens on the GUI thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Sequence
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from ..core.errors import DeidError, IngestError
+
+log = logging.getLogger(__name__)
+
+
+class Cancelled(Exception):
+    """Raised inside a worker's progress callback to stop between steps."""
+
+
+def failure_text(exc: BaseException, what: str) -> str:
+    """A message for the status bar: our own errors are PHI-free by contract; for anything
+    else only the exception type is shown, as its message might quote document text."""
+    if isinstance(exc, DeidError):
+        return f"{what}: {exc}"
+    return f"{what}: internal error ({type(exc).__name__}); see the log"
+
+
+class Worker(QObject):
+    finished = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._stop = threading.Event()
+
+    def cancel(self) -> None:
+        self._stop.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._stop.is_set()
+
+
+def start_in_thread(owner: QObject, worker: Worker) -> QThread:
+    """Run ``worker.run`` on a new thread owned by ``owner``; the thread quits when the
+    worker emits ``finished``. The caller keeps references to both until then."""
+    thread = QThread(owner)
+    worker.moveToThread(thread)
+    thread.started.connect(worker.run)
+    worker.finished.connect(thread.quit)
+    thread.start()
+    return thread
+
+
+class ImportWorker(Worker):
+    """Plans the import of dropped paths and reads each file into a Document."""
+
+    planned = Signal(int)  # number of files
+    loaded = Signal(object, object)  # ImportItem, Document
+    failed_file = Signal(object, str, str)  # ImportItem, error code, reason (PHI-free)
+
+    def __init__(self, paths: Sequence[str | Path], manifest: dict[str, str] | None = None) -> None:
+        super().__init__()
+        self._paths = [Path(p) for p in paths]
+        self._manifest = manifest
+
+    @Slot()
+    def run(self) -> None:
+        from ..core.documents.ingest import load_document
+        from .importing import plan_import
+
+        try:
+            items = plan_import(self._paths, self._manifest)
+            self.planned.emit(len(items))
+            for item in items:
+                if self.cancelled:
+                    break
+                try:
+                    doc = load_document(item.path)
+                except IngestError as e:
+                    self.failed_file.emit(item, e.code, e.reason)
+                except DeidError as e:
+                    self.failed_file.emit(item, "unreadable", str(e))
+                except Exception as e:  # one broken file must not stop the batch
+                    log.error("reading %s failed (%s)", item.path.name, type(e).__name__)
+                    self.failed_file.emit(item, "internal", f"internal error while reading ({type(e).__name__})")
+                else:
+                    self.loaded.emit(item, doc)
+        except Exception as e:
+            log.error("import planning failed (%s)", type(e).__name__)
+            self.failed_file.emit(None, "internal", failure_text(e, "import"))
+        finally:
+            self.finished.emit()
+
+
+class DetectionWorker(Worker):
+    """Builds (or reuses) the ensemble, runs it over documents one at a time and stores the
+    detections as one detection run.
+
+    Saving a few thousand spans takes a noticeable moment, so it happens here rather than on
+    the GUI thread; the workspace serialises it with the reviewer's decisions."""
+
+    ready = Signal(object)  # the ensemble
+    member_started = Signal(int, str)  # document id, member name
+    document_started = Signal(int, int, int)  # document id, index (0-based), total
+    document_done = Signal(int, int)  # document id, number of spans stored
+    document_failed = Signal(int, str)
+    failed = Signal(str)
+    summary = Signal(bool, float, int)  # cancelled, seconds, documents detected
+
+    def __init__(self, provider, workspace, document_ids: Sequence[int]) -> None:
+        super().__init__()
+        self._provider = provider
+        self._workspace = workspace
+        self._ids = list(document_ids)
+
+    @Slot()
+    def run(self) -> None:
+        from .detection import run_record
+
+        t0, done, run_id = time.perf_counter(), 0, None
+        try:
+            try:
+                ensemble = self._provider.get()
+            except Exception as e:
+                log.error("building the detector failed (%s)", type(e).__name__)
+                self.failed.emit(failure_text(e, "cannot build the detector"))
+                return
+            self.ready.emit(ensemble)
+            if self._ids:
+                try:
+                    run_id = self._workspace.start_detection_run(**run_record(ensemble))
+                except Exception as e:
+                    log.error("starting the detection run failed (%s)", type(e).__name__)
+                    self.failed.emit(failure_text(e, "cannot record the detection run"))
+                    return
+            for i, doc_id in enumerate(self._ids):
+                if self.cancelled:
+                    break
+                self.document_started.emit(doc_id, i, len(self._ids))
+                try:
+                    spans = self._detect(ensemble, doc_id)
+                    stored = self._workspace.save_detections(doc_id, run_id, spans)
+                except Cancelled:
+                    break
+                except Exception as e:
+                    log.error("detection failed on document %s (%s)", doc_id, type(e).__name__)
+                    self.document_failed.emit(doc_id, failure_text(e, "detection failed"))
+                    continue
+                self.document_done.emit(doc_id, len(stored))
+                done += 1
+        finally:
+            seconds = time.perf_counter() - t0
+            if run_id is not None:
+                try:
+                    self._workspace.finish_detection_run(run_id, seconds=round(seconds, 3), documents=done)
+                except Exception as e:
+                    log.error("closing the detection run failed (%s)", type(e).__name__)
+            self.summary.emit(self.cancelled, seconds, done)
+            self.finished.emit()
+
+    def _detect(self, ensemble, doc_id: int):
+        text = self._workspace.load_document(doc_id).text
+
+        def progress(member: str) -> None:
+            if self.cancelled:
+                raise Cancelled
+            self.member_started.emit(doc_id, member)
+
+        if hasattr(ensemble, "member_spans") and hasattr(ensemble, "combine"):
+            by_member = ensemble.member_spans([text], progress=progress)[0]
+            if self.cancelled:
+                raise Cancelled
+            return ensemble.combine(text, by_member)
+        return ensemble.detect(text)
+
+
+class ExportWorker(Worker):
+    """Runs an :class:`~deid_desktop.gui.exporting.ExportJob` off the GUI thread."""
+
+    progress = Signal(int, int, str)  # done, total, document name
+    exported = Signal(int)  # document id
+    done = Signal(object)  # ExportSummary
+    failed = Signal(str)
+
+    def __init__(self, job) -> None:
+        super().__init__()
+        self._job = job
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            summary = self._job.run(
+                progress=lambda i, n, name: self.progress.emit(i, n, name),
+                exported=self.exported.emit,
+                should_stop=lambda: self.cancelled,
+            )
+            self.done.emit(summary)
+        except Exception as e:
+            log.error("export failed (%s)", type(e).__name__)
+            self.failed.emit(failure_text(e, "export failed"))
+        finally:
+            self.finished.emit()

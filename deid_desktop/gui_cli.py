@@ -1,0 +1,34 @@
+"""The ``gui`` sub-command: opens the review window (imports Qt only when it runs)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def _size(text: str) -> str:
+    from .gui.app import parse_size
+
+    try:
+        parse_size(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+def cmd_gui(args: argparse.Namespace) -> int:
+    from .gui.app import run
+
+    return run(args)
+
+
+def register(sub) -> None:
+    if "gui" in sub.choices:  # registering twice must not break the parser
+        return
+    g = sub.add_parser("gui", help="open the review window")
+    g.add_argument("--workspace", help="workspace file (default: the one in Settings, else ~/.local/share/deid-desktop/workspace.sqlite)")
+    g.add_argument("--open", nargs="+", default=[], metavar="FILE_OR_FOLDER", help="import these files and folders (each subfolder = one subject)")
+    g.add_argument("--ensemble", help="ensemble TOML for this session (default: Settings, else resources/ensembles/default.toml)")
+    g.add_argument("--screenshot", metavar="OUT.png", help="wait for detection, select the first finding, save the window as PNG and exit")
+    g.add_argument("--size", type=_size, default=None, metavar="WxH", help="window size, e.g. 1280x800")
+    g.add_argument("--view", choices=("text", "pdf"), default="text", help="with --screenshot: show the text or the PDF pages")
+    g.set_defaults(func=cmd_gui)

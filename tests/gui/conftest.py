@@ -1,0 +1,66 @@
+"""GUI tests drive real widgets offscreen against a real workspace file in tmp_path, with
+the rules-only ensemble so no trained model is needed."""
+
+from __future__ import annotations
+
+import os
+
+# Before anything imports Qt.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+import deid_desktop.gui  # noqa: E402,F401  (applies the PySide emit workaround before any test emits)
+from deid_desktop.core.paths import resource  # noqa: E402
+
+from .samples import CLINICAL_NOTE  # noqa: E402
+
+RULES_ONLY = str(resource("ensembles", "rules_only.toml"))
+
+
+@pytest.fixture
+def workspace(tmp_path):
+    from deid_desktop.core.store import Workspace
+
+    ws = Workspace.open(tmp_path / "workspace.sqlite")
+    yield ws
+    ws.close()
+
+
+@pytest.fixture
+def settings(tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from deid_desktop.gui.settings import AppSettings
+
+    s = AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    s.reviewer = "tester"
+    return s
+
+
+@pytest.fixture
+def window(qtbot, workspace, settings):
+    from deid_desktop.gui.main_window import MainWindow
+
+    w = MainWindow(workspace, settings, ensemble_config=RULES_ONLY)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+    w.close()
+
+
+def wait_idle(qtbot, window, timeout: int = 60_000) -> None:
+    qtbot.waitUntil(lambda: not window.busy, timeout=timeout)
+
+
+@pytest.fixture
+def note_file(tmp_path) -> Path:
+    p = tmp_path / "in" / "note.txt"
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(CLINICAL_NOTE, encoding="utf-8")
+    return p

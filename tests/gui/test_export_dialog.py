@@ -1,0 +1,131 @@
+"""Exporting through the export dialog: the file is written from the reviewer's decisions,
+contains the surrogates and none of the originals, and the report lands next to it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from deid_desktop.core.categories import Category
+from deid_desktop.core.documents.model import apply_replacements
+from deid_desktop.core.store import DocStatus
+from deid_desktop.core.surrogates import SurrogateEngine, SurrogateOptions
+
+from .conftest import wait_idle
+from .samples import LETTER, write_docx, write_txt
+
+pytestmark = pytest.mark.gui
+
+ORIGINALS = ("Margaret Okafor", "Okafor", "44172290", "(617) 555-0142", "m.okafor@example.com", "Samuel Lindqvist", "03/14/2021")
+
+
+@pytest.fixture
+def imported(qtbot, window, workspace, tmp_path):
+    window.import_paths([write_txt(tmp_path / "in" / "p001" / "note.txt")])
+    wait_idle(qtbot, window)
+    (doc,) = workspace.list_documents()
+    workspace.assign_subject(doc.id, "p001")
+    window.queue_model.refresh()
+    window.open_document(doc.id)
+    return doc.id
+
+
+def _run_export(qtbot, dialog) -> None:
+    assert dialog.start()
+    qtbot.waitUntil(lambda: dialog.summary is not None and not dialog.running, timeout=60_000)
+
+
+def test_reviewed_document_exports_with_surrogates_and_a_report(qtbot, window, workspace, imported, tmp_path):
+    view = window.pane.text_view
+    view.setFocus()
+    # Add the two occurrences the detector missed, then accept everything and mark reviewed.
+    window.controller.select(next(s.id for s in window.controller.spans if s.text == "Okafor"))
+    QTest.keyClick(view, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClick(view, Qt.Key.Key_A, Qt.KeyboardModifier.ShiftModifier)
+    QTest.keyClick(view, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert workspace.get_document(imported).status == DocStatus.REVIEWED
+
+    dlg = window.open_export_dialog()
+    out = tmp_path / "released"
+    dlg.folder.edit.setText(str(out))
+    assert dlg.mode.currentData() == "surrogate"
+    assert dlg.scope_current.isChecked()
+    _run_export(qtbot, dlg)
+
+    written = out / "note.deid.txt"
+    assert written.is_file()
+    text = written.read_text(encoding="utf-8")
+    for original in ORIGINALS:
+        assert original not in text
+    # exactly what the keyed surrogate engine gives for the reviewed spans of subject p001
+    s = window.settings
+    engine = SurrogateEngine(workspace.secret, SurrogateOptions(date_shift_min_days=s.date_shift_min_days, date_shift_max_days=s.date_shift_max_days, age_cap=s.age_cap))
+    doc = workspace.load_document(imported)
+    spans = workspace.final_spans(imported, unreviewed_policy="accept")
+    reps = engine.replacements(doc.text, spans, subject="p001", mode="surrogate")
+    assert text == apply_replacements(doc.text, reps)
+    name_surrogate = next(r.new_text for r in reps if r.category == Category.NAME.value)
+    assert name_surrogate in text and name_surrogate != "Margaret Okafor"
+
+    assert workspace.get_document(imported).status == DocStatus.EXPORTED
+    assert window.queue_model.index(0, window.queue_model.STATUS).data() == "exported"
+    report = json.loads((out / "deid_report.json").read_text(encoding="utf-8"))
+    assert report["summary"]["ok"] == 1 and report["summary"]["phi_replaced"]["NAME"] >= 5
+    assert (out / "deid_report.csv").is_file()
+    assert "1 document(s) exported, 0 failed" in dlg.report.toPlainText()
+    for original in ORIGINALS:
+        assert original not in (out / "deid_report.json").read_text(encoding="utf-8")
+    dlg.close()
+
+
+def test_unreviewed_documents_stop_the_export_unless_accepted(qtbot, window, workspace, imported, tmp_path):
+    dlg = window.open_export_dialog()
+    out = tmp_path / "out"
+    dlg.folder.edit.setText(str(out))
+    dlg.scope_all.setChecked(True)
+    assert dlg.unreviewed_stop.isChecked()
+    assert not dlg.start()
+    assert "not marked reviewed: note.txt" in dlg.notice.text()
+    assert not out.exists()
+
+    dlg.unreviewed_accept.setChecked(True)
+    dlg.mode.setCurrentIndex(dlg.mode.findData("tag"))
+    _run_export(qtbot, dlg)
+    text = (out / "note.deid.txt").read_text(encoding="utf-8")
+    # Only what the detector found is replaced when nobody reviewed the document.
+    for original in ("Margaret Okafor", "44172290", "(617) 555-0142", "Samuel Lindqvist"):
+        assert original not in text
+    assert "[NAME]" in text or "[PATIENT]" in text
+    assert workspace.get_document(imported).status == DocStatus.EXPORTED
+    dlg.close()
+
+
+def test_word_document_exports_as_word_and_subject_scope(qtbot, window, workspace, tmp_path):
+    import docx
+
+    path = write_docx(tmp_path / "in" / "letter.docx", LETTER)
+    window.import_paths([path])
+    wait_idle(qtbot, window)
+    (doc,) = workspace.list_documents()
+    workspace.assign_subject(doc.id, "S-1")
+    workspace.set_status(doc.id, DocStatus.REVIEWED)
+    window.queue_model.refresh()
+    dlg = window.open_export_dialog()
+    dlg.folder.edit.setText(str(tmp_path / "out"))
+    dlg.scope_subject.setChecked(True)
+    dlg.subject.setCurrentIndex(dlg.subject.findText("S-1"))
+    assert dlg.scope_ids() == [doc.id]
+    dlg.format.setCurrentIndex(dlg.format.findData("pdf"))
+    assert not dlg.start()
+    assert "not PDF files" in dlg.notice.text()
+    dlg.format.setCurrentIndex(dlg.format.findData(None))
+    dlg.mode.setCurrentIndex(dlg.mode.findData("blackout"))
+    _run_export(qtbot, dlg)
+    out = tmp_path / "out" / "letter.deid.docx"
+    text = "\n".join(p.text for p in docx.Document(str(out)).paragraphs)
+    assert "Tobias Wren" not in text and "(212) 555-0187" not in text
+    assert "█" in text
+    dlg.close()
