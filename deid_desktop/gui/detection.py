@@ -63,15 +63,13 @@ class EnsembleProvider:
             # resolve_model_dir reads the models folder from the environment, so the setting
             # reaches every member the configuration names.
             os.environ["DEID_MODELS"] = str(Path(s.model_folder).expanduser())
-        overrides, weights = None, None
         if s.workspace_path:
-            try:
-                from ..core.learn.loop import workspace_ensemble_settings
-            except ImportError:
-                workspace_ensemble_settings = None
-            if workspace_ensemble_settings is not None:
-                overrides, weights = workspace_ensemble_settings(s.workspace_path)
-        return Ensemble.from_config(s.ensemble_config or None, weights=weights, model_overrides=overrides)
+            # the workspace's active model, fitted weights, allow/deny lists and approved
+            # template rules all apply (core/learn/workspace_detector.py)
+            from ..core.learn.workspace_detector import open_workspace_detector
+
+            return open_workspace_detector(s.workspace_path, s.ensemble_config or None)
+        return Ensemble.from_config(s.ensemble_config or None)
 
 
 def member_devices(description: dict[str, Any]) -> dict[str, str]:

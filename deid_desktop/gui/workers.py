@@ -178,6 +178,10 @@ class DetectionWorker(Worker):
             by_member = ensemble.member_spans([text], progress=progress)[0]
             if self.cancelled:
                 raise Cancelled
+            from ..core.learn.workspace_detector import WorkspaceDetector
+
+            if isinstance(ensemble, WorkspaceDetector):  # document- and subject-scoped lists apply
+                return ensemble.combine(text, by_member, document_id=doc_id)
             return ensemble.combine(text, by_member)
         return ensemble.detect(text)
 
