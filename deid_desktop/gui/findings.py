@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
-from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtGui import QAction, QBrush, QColor, QFont, QFontMetrics
+from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QHeaderView, QLabel, QMenu, QTableView, QVBoxLayout, QWidget
 
 from .palette import CATEGORY_COLOURS, CATEGORY_LABELS, KEY_FOR_CATEGORY, REJECTED_TEXT
 
@@ -122,6 +122,10 @@ class FindingsModel(QAbstractTableModel):
 
 class FindingsDock(QDockWidget):
     finding_chosen = Signal(int)
+    # context-menu intents on a row (span id); the window turns them into review actions
+    never_flag_requested = Signal(int)
+    never_flag_subject_requested = Signal(int)
+    always_flag_requested = Signal(int)
 
     def __init__(self, parent=None) -> None:
         super().__init__("Findings", parent)
@@ -172,6 +176,8 @@ class FindingsDock(QDockWidget):
         lay.addWidget(self.table)
         self.setWidget(body)
         self.table.selectionModel().currentRowChanged.connect(self._current_changed)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._context_menu)
         self._suppress = False
 
     def set_spans(self, spans) -> None:
@@ -199,6 +205,49 @@ class FindingsDock(QDockWidget):
             self.table.scrollTo(idx)
         finally:
             self._suppress = False
+
+    def span_id_at(self, pos) -> int | None:
+        idx = self.table.indexAt(pos)
+        return int(idx.data(ID_ROLE)) if idx.isValid() else None
+
+    def context_menu(self, span_id: int) -> QMenu:
+        """The right-click menu of the row ``span_id`` (built apart from showing it, so the
+        keyboard-free path can be driven the same way)."""
+        menu = QMenu(self)
+        menu.setToolTipsVisible(True)
+        for text, tip, signal, keys in (
+            (
+                "Never flag this text again",
+                "Reject this finding and add its text to the allow list of this workspace",
+                self.never_flag_requested,
+                "Shift+R",
+            ),
+            (
+                "Never flag this text again for this subject",
+                "Reject this finding and add its text to the allow list of this document's subject",
+                self.never_flag_subject_requested,
+                "Alt+Shift+R",
+            ),
+            (
+                "Always flag this text",
+                "Accept this finding and add its text, with its category, to the deny list of this workspace",
+                self.always_flag_requested,
+                "Alt+category key",
+            ),
+        ):
+            action = QAction(text, menu)
+            action.setToolTip(f"{tip} ({keys})")
+            action.triggered.connect(lambda _=False, signal=signal: signal.emit(span_id))
+            menu.addAction(action)
+        return menu
+
+    def _context_menu(self, pos) -> None:
+        span_id = self.span_id_at(pos)
+        if span_id is None:
+            return
+        menu = self.context_menu(span_id)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(self.table.viewport().mapToGlobal(pos))
 
     def _current_changed(self, current, _previous) -> None:
         if self._suppress or not current.isValid():

@@ -3,19 +3,22 @@
 Rules the reviewer can predict: a dropped file is one document; a dropped folder is read
 recursively and each of its subfolders is one subject (one patient), the layout the batch
 CLI uses too; a CSV manifest with the columns ``path,subject`` assigns subjects explicitly and
-wins over the folder layout. Files that cannot be read still become queue entries, with
-their error, so nothing the reviewer dropped silently disappears.
+wins over the folder layout. A file the reviewer named (dropped or opened by itself) always
+becomes a queue entry, with its error if it cannot be read. Inside a folder only documents
+(.txt, .docx, .pdf) are imported: a cohort folder also holds READMEs, scripts and images,
+which are nobody's clinical notes, so they are counted for the status bar rather than listed
+as errors; a document of those types that fails to read is still listed with its error.
 """
 
 from __future__ import annotations
 
 import csv
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from ..core.documents.ingest import iter_input_files
+from ..core.documents.ingest import SUPPORTED_SUFFIXES, iter_input_files
 from ..core.errors import DeidError
 from ..core.pipeline import load_subject_manifest
 
@@ -26,6 +29,16 @@ log = logging.getLogger(__name__)
 class ImportItem:
     path: Path
     subject: str | None  # None: not assigned (exports then key surrogates as "default")
+
+
+@dataclass(slots=True)
+class ImportPlan:
+    items: list[ImportItem] = field(default_factory=list)
+    skipped: int = 0  # files inside dropped folders that are not documents
+
+
+def is_document(path: Path) -> bool:
+    return path.suffix.lower() in SUPPORTED_SUFFIXES
 
 
 def is_manifest(path: Path) -> bool:
@@ -50,9 +63,10 @@ def subject_from_manifest(path: Path, manifest: dict[str, str]) -> str | None:
     return None
 
 
-def plan_import(paths: Iterable[str | Path], manifest: dict[str, str] | None = None) -> list[ImportItem]:
-    """Every file to import, with its subject. Manifests found among the paths (or at the top
-    of a dropped folder) are applied, not imported."""
+def plan_import(paths: Iterable[str | Path], manifest: dict[str, str] | None = None) -> ImportPlan:
+    """Every file to import, with its subject, and how many files of dropped folders are not
+    documents. Manifests found among the paths (or at the top of a dropped folder) are
+    applied, not imported."""
     manifest = dict(manifest or {})
     roots: list[Path] = [Path(p) for p in paths]
     for p in list(roots):
@@ -65,7 +79,7 @@ def plan_import(paths: Iterable[str | Path], manifest: dict[str, str] | None = N
                     log.warning("subject manifest %s ignored: %s", c.name, type(e).__name__)
                 if c in roots:
                     roots.remove(c)
-    items: list[ImportItem] = []
+    plan = ImportPlan()
     seen: set[Path] = set()
     for root in roots:
         if root.is_dir():
@@ -74,16 +88,20 @@ def plan_import(paths: Iterable[str | Path], manifest: dict[str, str] | None = N
                 if is_manifest(f) or f.resolve() in seen:
                     continue
                 seen.add(f.resolve())
+                if not is_document(f):
+                    plan.skipped += 1
+                    continue
                 rel = f.relative_to(root)
                 folder_subject = rel.parts[0] if len(rel.parts) > 1 else None
-                items.append(ImportItem(f, subject_from_manifest(f, manifest) or folder_subject))
+                plan.items.append(ImportItem(f, subject_from_manifest(f, manifest) or folder_subject))
         else:
-            # A path that does not exist is kept: ingest reports it as an error in the queue.
+            # A path that does not exist, or of a type that cannot be read, is kept: ingest
+            # reports it as an error in the queue.
             if root.resolve() in seen:
                 continue
             seen.add(root.resolve())
-            items.append(ImportItem(root, subject_from_manifest(root, manifest)))
-    return items
+            plan.items.append(ImportItem(root, subject_from_manifest(root, manifest)))
+    return plan
 
 
 def apply_manifest(workspace, manifest_path: str | Path) -> tuple[int, int]:

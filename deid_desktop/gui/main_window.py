@@ -37,8 +37,10 @@ from .errors import describe, show_error
 from .export_dialog import ExportDialog
 from .findings import FindingsDock
 from .importing import apply_manifest
+from .learning import build_model_menu
 from .pane import DocumentPane
 from .queue import DocumentQueueModel, QueueDock
+from .refit import ReviewedRefit
 from .review import ReviewController
 from .settings import AppSettings, SettingsDialog
 from .shortcuts import BY_ACTION, help_rows, tooltip
@@ -52,6 +54,7 @@ NEEDS_REVIEW = (DocStatus.DETECTED, DocStatus.IN_REVIEW)
 class ImportTally:
     def __init__(self) -> None:
         self.new = self.duplicates = self.failed = self.total = self.done = 0
+        self.skipped = 0  # files in dropped folders that are not documents
         self.to_detect: list[int] = []
 
 
@@ -75,6 +78,7 @@ class MainWindow(QMainWindow):
         self._ensemble_override = ensemble_config
         self.provider = EnsembleProvider(self._detector_settings())
         self.controller = ReviewController(workspace, settings.reviewer, self)
+        self.refit = ReviewedRefit(self)
 
         self.queue_model = DocumentQueueModel(workspace)
         self.queue = QueueDock(self.queue_model, self)
@@ -151,6 +155,8 @@ class MainWindow(QMainWindow):
         h: dict[str, Callable[[], None]] = {
             "accept": c.accept,
             "reject": c.reject,
+            "reject_never_flag": lambda: c.reject_and_never_flag("workspace"),
+            "reject_never_flag_subject": lambda: c.reject_and_never_flag("subject"),
             "next": c.next_finding,
             "previous": c.previous_finding,
             "next_document": lambda: self._open_neighbour(+1),
@@ -176,6 +182,7 @@ class MainWindow(QMainWindow):
         }
         for key, cat in CATEGORY_KEYS.items():
             h[f"category_{key}"] = (lambda cat=cat: self.category_key(cat))
+            h[f"always_flag_{key}"] = (lambda cat=cat: self.always_flag_key(cat))
         return h
 
     def _build_actions(self) -> None:
@@ -223,12 +230,16 @@ class MainWindow(QMainWindow):
         edit.addAction(a["undo"])
         edit.addAction(a["redo"])
         review = mb.addMenu("&Review")
-        for k in ("accept", "reject"):
+        for k in ("accept", "reject", "reject_never_flag", "reject_never_flag_subject"):
             review.addAction(a[k])
         cats = review.addMenu("Relabel / add as")
         cats.setToolTipsVisible(True)
         for key in CATEGORY_KEYS:
             cats.addAction(a[f"category_{key}"])
+        always = review.addMenu("Add and &always flag as")
+        always.setToolTipsVisible(True)
+        for key in CATEGORY_KEYS:
+            always.addAction(a[f"always_flag_{key}"])
         review.addSeparator()
         for k in ("accept_remaining", "accept_remaining_category"):
             review.addAction(a[k])
@@ -246,14 +257,9 @@ class MainWindow(QMainWindow):
         for k in ("next", "previous", "next_document", "previous_document", "find_document"):
             nav.addAction(a[k])
         try:
-            from .learning import build_model_menu
-        except ImportError:
-            build_model_menu = None
-        if build_model_menu is not None:
-            try:
-                mb.addMenu(build_model_menu(self, lambda: self.workspace))
-            except Exception as e:  # the review window must open even if that menu cannot
-                log.error("the model menu could not be built (%s)", type(e).__name__)
+            mb.addMenu(build_model_menu(self, lambda: self.workspace))
+        except Exception as e:  # the review window must open even if that menu cannot
+            log.error("the model menu could not be built (%s)", type(e).__name__)
         help_menu = mb.addMenu("&Help")
         help_menu.addAction(a["shortcuts_help"])
         about = help_menu.addAction("&About deid-desktop")
@@ -282,10 +288,16 @@ class MainWindow(QMainWindow):
         c.documents_changed.connect(self.queue_model.update_documents)
         c.message.connect(self.show_message)
         c.document_reviewed.connect(self._on_document_reviewed)
+        c.terms_changed.connect(self.refresh_after_model_change)
+        self.refit.refitted.connect(self._on_weights_refitted)
+        self.refit.message.connect(self.show_message)
         self.queue.document_chosen.connect(self.open_document)
         self.queue.redetect_requested.connect(self.detect_documents)
         self.queue.subjects_changed.connect(self._on_subjects_changed)
         self.findings.finding_chosen.connect(c.select)
+        self.findings.never_flag_requested.connect(lambda span_id: self._on_finding(span_id, lambda: c.reject_and_never_flag("workspace")))
+        self.findings.never_flag_subject_requested.connect(lambda span_id: self._on_finding(span_id, lambda: c.reject_and_never_flag("subject")))
+        self.findings.always_flag_requested.connect(lambda span_id: self._on_finding(span_id, c.always_flag_current))
         self.pane.text_view.span_clicked.connect(c.select)
         self.pane.pages_view.span_clicked.connect(c.select)
 
@@ -359,6 +371,9 @@ class MainWindow(QMainWindow):
         self.findings.select_span(span_id)
 
     def _on_document_reviewed(self, doc_id: int) -> None:
+        # Every N reviewed documents (the workspace's learn.refit_every) the ensemble weights
+        # are fitted again; the check and the fit run off the GUI thread.
+        self.refit.after_review(self.workspace)
         ids = self.queue.visible_ids()
         after = ids[ids.index(doc_id) + 1 :] + ids[: ids.index(doc_id)] if doc_id in ids else ids
         rows = {r.id: r for r in self.queue_model.rows}
@@ -375,6 +390,28 @@ class MainWindow(QMainWindow):
             self.pane.set_document(self.controller.row, self.controller.document, self.controller.text)
             self._on_spans_changed()
             self._on_current_changed(self.controller.current_id if self.controller.current_id is not None else -1)
+
+    def _on_weights_refitted(self, workspace, n_documents: int) -> None:
+        if workspace is not self.workspace:
+            return  # the window switched workspaces while the fit ran
+        self.show_message(f"Ensemble weights re-fitted on {n_documents} reviewed documents.")
+        self.refresh_after_model_change()
+
+    def _on_finding(self, span_id: int, action: Callable[[], None]) -> None:
+        """A findings-panel context-menu action on the row ``span_id``."""
+        self.controller.select(span_id)
+        if self.controller.current_id == span_id:
+            self._guarded(action)
+
+    def always_flag_key(self, category: Category) -> None:
+        """Alt + a number key: like the number key alone, and the text joins the deny list."""
+        if self.pane.tabs.currentIndex() == self.pane.TEXT_TAB:
+            selected = self.pane.text_view.selected_range()
+            if selected is not None:
+                self.pane.text_view.clear_selection()
+                self.controller.mark_span_and_always_flag(selected[0], selected[1], category)
+                return
+        self.controller.always_flag_current(category)
 
     def category_key(self, category: Category) -> None:
         """A number key: with text selected, mark it as ``category``; otherwise relabel the
@@ -398,6 +435,7 @@ class MainWindow(QMainWindow):
         self._tally = ImportTally()
         worker = ImportWorker(paths, manifest)
         worker.planned.connect(self._on_import_planned)
+        worker.skipped.connect(self._on_import_skipped)
         worker.loaded.connect(self._on_file_loaded)
         worker.failed_file.connect(self._on_file_failed)
         thread = start_in_thread(self, worker)
@@ -408,6 +446,9 @@ class MainWindow(QMainWindow):
     def _on_import_planned(self, n: int) -> None:
         self._tally.total = n
         self._show_progress("Reading files", n)
+
+    def _on_import_skipped(self, n: int) -> None:
+        self._tally.skipped += n
 
     def _step_import(self) -> None:
         self._tally.done += 1
@@ -451,6 +492,8 @@ class MainWindow(QMainWindow):
             parts.append(f"{t.duplicates} already in the workspace")
         if t.failed:
             parts.append(f"{t.failed} could not be read (marked “error” in the queue; hover for the reason)")
+        if t.skipped:
+            parts.append(f"{t.skipped} other file{'s' if t.skipped != 1 else ''} skipped (only .txt, .docx and .pdf files in folders are read)")
         self.show_message("; ".join(parts) + ".")
         self.queue.refresh_subjects()
         self._hide_progress()
@@ -666,11 +709,13 @@ class MainWindow(QMainWindow):
         if self.busy:
             self.cancel_background_work()
             self._wait_for_threads(10_000)
+        self.refit.wait(10_000)  # it reads and writes the workspace about to be closed
         try:
             new = Workspace.open(path)
         except DeidError as e:
             show_error(self, "Cannot open the workspace", str(e))
             return False
+        self.refit.forget_pending()
         old, owned = self.workspace, self._owns_workspace
         self.workspace, self._owns_workspace = new, True
         self.controller.set_workspace(new)
@@ -729,6 +774,7 @@ class MainWindow(QMainWindow):
             if job is not None:
                 job[1].quit()
                 job[1].wait(ms)
+        self.refit.wait(ms)
 
     def _stop_background_work(self) -> None:
         self.cancel_background_work()

@@ -21,6 +21,7 @@ from ..core.errors import DeidError
 from ..core.spans import Span, snap_to_words
 from ..core.store import DecisionAction, DocStatus
 from ..core.text import words
+from .flagging import TermChange, TermListStep, TermScope
 from .palette import CATEGORY_LABELS
 
 PHI_STATES = ("accepted", "added")
@@ -143,6 +144,7 @@ class ReviewController(QObject):
     documents_changed = Signal(list)  # ids whose status or counts changed
     document_reviewed = Signal(int)
     message = Signal(str)
+    terms_changed = Signal()  # the allow or deny list changed: detection must pick it up
 
     def __init__(self, workspace, reviewer: str = "reviewer", parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -335,14 +337,22 @@ class ReviewController(QObject):
         """The reviewer selected text and pressed a category key: add it as a span, or — when
         it overlaps findings — make the first of them exactly this extent and category and
         reject the others, as one step."""
+        extent = self._selection_extent(start, end, category)
+        if extent is not None:
+            self._mark_extent(extent[0], extent[1], category)
+
+    def _selection_extent(self, start: int, end: int, category: Category) -> tuple[int, int] | None:
+        """The selection snapped to whole words; None (and a hint) when nothing is selected."""
         if self.document_id is None:
-            return
+            return None
         start, end = max(0, min(start, end)), min(len(self.text), max(start, end))
         if end <= start or not self.text[start:end].strip():
             self.message.emit("Select some text first, then press a category key (1–8).")
-            return
+            return None
         snapped = snap_to_words(self.text, Span(start, end, category, source="reviewer"))
-        start, end = snapped.start, snapped.end
+        return snapped.start, snapped.end
+
+    def _mark_extent(self, start: int, end: int, category: Category) -> None:
         exact = next((s for s in self.spans if s.start == start and s.end == end), None)
         if exact is not None:
             self.select(exact.id)
@@ -381,6 +391,70 @@ class ReviewController(QObject):
         if not adds:
             raise DeidError("the workspace recorded no ADD decision for the new span")
         return max(d.id for d in adds)
+
+    # -- never flag / always flag -----------------------------------------------------------
+
+    def reject_and_never_flag(self, scope: TermScope = "workspace") -> None:
+        """Reject the selected finding and put its text on the allow list, so detection never
+        flags it again in ``scope`` ("subject": the open document's subject). One undo step."""
+        cur = self._require_current()
+        if cur is None:
+            return
+        change = self._term_change("allow", cur.text, scope)
+        self._with_term("Reject and never flag", change, self.reject)
+
+    def always_flag_current(self, category: Category | None = None) -> None:
+        """Accept the selected finding (as ``category`` when given) and put its text on the
+        deny list, so detection always flags it. One undo step."""
+        cur = self._require_current()
+        if cur is None:
+            return
+        category = category or cur.category
+        fine = normalise_fine(category, cur.fine)
+        change = self._term_change("deny", cur.text, "workspace", category=category, fine=fine)
+        action = (lambda: self.relabel(category)) if (cur.category != category or cur.state not in PHI_STATES) else (lambda: None)
+        self._with_term(f"Accept as {CATEGORY_LABELS[category]} and always flag", change, action)
+
+    def mark_span_and_always_flag(self, start: int, end: int, category: Category) -> None:
+        """Add the selected text as a ``category`` span (as a category key does) and put it on
+        the deny list, so detection flags it in every later document. One undo step."""
+        extent = self._selection_extent(start, end, category)
+        if extent is None:
+            return
+        s, e = extent
+        change = self._term_change("deny", self.text[s:e], "workspace", category=category, fine=normalise_fine(category, "OTHER"))
+        self._with_term(f"Add {CATEGORY_LABELS[category]} span and always flag", change, lambda: self._mark_extent(s, e, category))
+
+    def _term_change(self, kind, text: str, scope: TermScope, *, category: Category | None = None, fine: str = "OTHER") -> TermChange:
+        if scope == "subject" and self.row is not None:
+            if self.row.subject_id is not None:
+                return TermChange(kind, text, "subject", self.row.subject_id, category, fine, "in documents of this subject")
+            self.message.emit("This document has no subject; the term applies to this document only.")
+            return TermChange(kind, text, "document", self.document_id, category, fine, "in this document")
+        return TermChange(kind, text, "workspace", None, category, fine, "in this workspace")
+
+    def _with_term(self, label: str, change: TermChange, decide: Callable[[], None]) -> None:
+        """Add ``change``'s term, then run ``decide``; both become one entry of the undo stack."""
+        if self.document_id is None:
+            return
+        if not change.text.strip():
+            self.message.emit("There is no text to put on the list.")
+            return
+        try:
+            term_id, created = change.add(self._workspace)
+        except (DeidError, ValueError) as e:
+            self.message.emit(f"Could not add the term to the {change.kind} list: {e}")
+            return
+        self.undo_stack.beginMacro(label)
+        try:
+            # The term's step first: should the decision fail, the added term is still undoable.
+            self.undo_stack.push(TermListStep(self, change, term_id, created))
+            decide()
+        finally:
+            self.undo_stack.endMacro()
+        if created:
+            self.terms_changed.emit()
+        self.message.emit(change.done_message(created))
 
     # -- bulk actions ---------------------------------------------------------------------
 

@@ -30,6 +30,20 @@ GENERAL = "Window"
 SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("accept", ("A",), "&Accept finding", "Confirm the selected finding is PHI and move to the next undecided one.", REVIEW),
     Shortcut("reject", ("R", "Delete"), "&Reject finding", "Mark the selected finding as not PHI and move to the next undecided one.", REVIEW),
+    Shortcut(
+        "reject_never_flag",
+        ("Shift+R",),
+        "Reject and &never flag this again",
+        "Reject the selected finding and add its text to the workspace's allow list, so detection never flags it again (Ctrl+Z undoes both).",
+        REVIEW,
+    ),
+    Shortcut(
+        "reject_never_flag_subject",
+        ("Alt+Shift+R",),
+        "Reject and never flag this again for this su&bject",
+        "Reject the selected finding and never flag its text again in documents of this subject (this document, if it has no subject).",
+        REVIEW,
+    ),
     Shortcut("next", ("J", "N"), "&Next finding", "Select the next finding in the text.", NAVIGATE),
     Shortcut("previous", ("K", "P"), "&Previous finding", "Select the previous finding in the text.", NAVIGATE),
     Shortcut("next_document", ("Ctrl+PgDown",), "Next &document", "Open the next document in the queue.", NAVIGATE),
@@ -50,6 +64,17 @@ SHORTCUTS: tuple[Shortcut, ...] = (
             (key,),
             f"{CATEGORY_LABELS[cat]}",
             f"Relabel the selected finding as {CATEGORY_LABELS[cat]}; with text selected, add it as a new {CATEGORY_LABELS[cat]} span.",
+            EDIT,
+        )
+        for key, cat in CATEGORY_KEYS.items()
+    ),
+    *(
+        Shortcut(
+            f"always_flag_{key}",
+            (f"Alt+{key}",),
+            f"{CATEGORY_LABELS[cat]}",
+            f"With text selected, add it as a new {CATEGORY_LABELS[cat]} span and always flag that text as {CATEGORY_LABELS[cat]} "
+            f"(deny list); without a selection, accept the selected finding as {CATEGORY_LABELS[cat]} and always flag its text.",
             EDIT,
         )
         for key, cat in CATEGORY_KEYS.items()

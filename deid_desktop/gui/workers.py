@@ -3,7 +3,8 @@
 Each worker is a QObject moved to its own QThread; it reports through queued signals and
 never touches widgets. The workspace engine is shared across threads (WAL lets reads run
 beside writes, and the workspace serialises writes): workers read documents, the detection
-worker also stores its detections; every other write happens on the GUI thread.
+worker also stores its detections and the re-fit after a review (refit.py) its weights;
+every other write happens on the GUI thread.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ class ImportWorker(Worker):
     """Plans the import of dropped paths and reads each file into a Document."""
 
     planned = Signal(int)  # number of files
+    skipped = Signal(int)  # files in dropped folders that are not documents
     loaded = Signal(object, object)  # ImportItem, Document
     failed_file = Signal(object, str, str)  # ImportItem, error code, reason (PHI-free)
 
@@ -77,9 +79,11 @@ class ImportWorker(Worker):
         from .importing import plan_import
 
         try:
-            items = plan_import(self._paths, self._manifest)
-            self.planned.emit(len(items))
-            for item in items:
+            plan = plan_import(self._paths, self._manifest)
+            if plan.skipped:
+                self.skipped.emit(plan.skipped)
+            self.planned.emit(len(plan.items))
+            for item in plan.items:
                 if self.cancelled:
                     break
                 try:

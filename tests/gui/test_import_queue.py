@@ -27,6 +27,9 @@ def dropped_folder(tmp_path):
     write_docx(root / "p001" / "letter.docx")
     write_pdf(root / "p002" / "clinic.pdf")
     bad = write_bad_files(root / "p002")
+    # Inside a folder a file that is no document (an image here) is counted, not listed;
+    # the documents that fail to read keep their error rows.
+    del bad["scan.tiff"]
     (root / "p002" / ".DS_Store").write_bytes(b"\x00\x01")
     return root, bad
 
@@ -68,7 +71,7 @@ def test_dropped_folder_imports_good_files_and_lists_bad_ones_with_their_error(q
     tip = model.index(i, DocumentQueueModel.STATUS).data(Qt.ItemDataRole.ToolTipRole)
     assert "broken.pdf could not be imported" in tip and rows["broken.pdf"].error_reason in tip
     assert model.index(i, DocumentQueueModel.STATUS).data() == "error"
-    assert any(f"{len(bad)} could not be read" in m for m in messages)
+    assert any(f"{len(bad)} could not be read" in m and "1 other file skipped" in m for m in messages)
 
 
 def test_queue_filters_by_status_subject_and_name_and_sorts(qtbot, window, workspace, dropped_folder):
