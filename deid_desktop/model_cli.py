@@ -49,6 +49,8 @@ def cmd_build_model(args) -> int:
     for cfg in todo:
         if args.epochs:
             cfg.epochs = args.epochs
+        if args.threads:
+            cfg.threads = args.threads
         update, close = tqdm_progress(cfg.name)
         try:
             result = train_model(cfg, train, val, progress=update)
@@ -112,6 +114,7 @@ def register(sub) -> None:
     b.add_argument("--val-docs", type=int, default=80)
     b.add_argument("--epochs", type=int, help="override the configs' epochs")
     b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--threads", type=int, default=0, help="CPU threads for training (default: one per core)")
     b.add_argument("--models-dir", help="default: models/")
     b.set_defaults(func=cmd_build_model)
 
