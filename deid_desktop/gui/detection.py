@@ -43,7 +43,9 @@ class EnsembleProvider:
         with self._lock:
             if settings is not None:
                 self._settings = settings
-            self._ensemble = None
+            old, self._ensemble = self._ensemble, None
+        if old is not None and hasattr(old, "close"):
+            old.close()  # the workspace connection a workspace detector opened for itself
 
     def get(self):
         with self._lock:

@@ -74,12 +74,18 @@ def combine_authoritative(text: str, voted: list[Span], forced: list[Span]) -> l
 class WorkspaceDetector(Detector):
     name = "workspace"
 
-    def __init__(self, ensemble: Ensemble, workspace: Workspace, *, rules: HarvestedTemplates | None = None, terms: list[ListTerm] | None = None):
+    def __init__(self, ensemble: Ensemble, workspace: Workspace, *, rules: HarvestedTemplates | None = None, terms: list[ListTerm] | None = None, owns_workspace: bool = False):
         self.ensemble = ensemble
         self.workspace = workspace
+        self.owns_workspace = owns_workspace  # opened for this detector: close() closes it
         self.rules = rules
         self.terms = list(terms or [])  # workspace-wide terms
         self._scoped: dict[int, list[ListTerm]] = {}
+
+    def close(self) -> None:
+        if self.owns_workspace:
+            self.workspace.close()
+            self.owns_workspace = False
 
     # what the GUI and the CLI read off an ensemble
     @property
@@ -163,7 +169,9 @@ def build_ensemble(ws: Workspace, config: EnsembleConfig | str | Path | None = N
 def open_workspace_detector(path: str | Path, config: EnsembleConfig | str | Path | None = None) -> WorkspaceDetector:
     """``workspace_detector`` for a workspace file (the command line); the detector keeps
     the workspace open for document- and subject-scoped terms."""
-    return workspace_detector(Workspace.open(path, create=False), config)
+    det = workspace_detector(Workspace.open(path, create=False), config)
+    det.owns_workspace = True
+    return det
 
 
 def workspace_detector(ws: Workspace, config: EnsembleConfig | str | Path | None = None, *, model_path: str | None = None) -> WorkspaceDetector:
