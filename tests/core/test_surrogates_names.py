@@ -180,3 +180,15 @@ def test_every_pool_name_keeps_its_length_and_identity_in_any_case():
         for n in pool.female + pool.male + pool.last:
             assert len(n.upper()) == len(n) == len(n.lower()), n
             assert n.upper().casefold() == n.casefold(), n
+
+
+def test_vowelless_real_surname_is_a_name_not_initials():
+    """"Ng" is a common surname, not initials: it must get a surname surrogate."""
+    from deid_desktop.core.categories import Category
+    from deid_desktop.core.surrogates import SurrogateEngine
+
+    eng = SurrogateEngine(b"s" * 32)
+    out = eng.surrogate("Sophie Ng", Category.NAME, "PATIENT", "p1")
+    last = out.split()[-1]
+    assert last != "Ng" and any(c in "aeiouy" for c in last.lower())
+    assert eng.surrogate("Mr Ng", Category.NAME, "PATIENT", "p1") == f"Mr {last}"
