@@ -107,7 +107,7 @@ def test_config_errors_are_clear(tmp_path):
 
 
 def test_shipped_configs_load():
-    for name in ("default", "majority", "soft_vote", "rules_only"):
+    for name in ("default", "union", "majority", "soft_vote", "rules_only"):
         from deid_desktop.core.paths import resource
 
         cfg = EnsembleConfig.load(resource("ensembles", f"{name}.toml"))
@@ -160,3 +160,9 @@ def test_adjacent_values_of_different_kinds_stay_separate_spans():
     zipc = Span(text.index("LS6"), len(text), Category.LOCATION, "ZIP", 0.9, "r")
     out = ens("union", {"r": [city, zipc]}).detect(text)
     assert [(text[s.start:s.end], s.fine) for s in out] == [("Leeds", "CITY"), ("LS6 2PQ", "ZIP")]
+
+
+def test_majority_with_a_missing_tie_breaker_falls_back_to_the_first_member():
+    cfg = EnsembleConfig(strategy="majority", tie_breaker="gone", members=[MemberConfig("a", "x"), MemberConfig("b", "x"), MemberConfig("gone", "x")])
+    e = Ensemble(cfg, {"a": Fixed([NAME]), "b": Fixed([])})  # "gone" did not load (no model built)
+    assert texts(e.detect(TEXT)) == [("Aroha Ngata", Category.NAME)]

@@ -287,7 +287,8 @@ class Ensemble(Detector):
             return Decision(tv[best].category, max(s.score for s in tv.values()), best, tv[best])
         if strategy == "majority":
             n_yes, n_all = len(tv), len(names)
-            tb = self.config.tie_breaker or names[0]
+            # the configured tie-breaker, or the most trusted member when it is not loaded
+            tb = self.config.tie_breaker if self.config.tie_breaker in names else names[0]
             if 2 * n_yes < n_all or (2 * n_yes == n_all and tb not in tv):
                 return None
             counts: dict[Category, int] = {}
