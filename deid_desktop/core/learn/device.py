@@ -1,0 +1,89 @@
+"""Where the model runs and with which number format: CUDA, then Apple MPS, then CPU."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from functools import lru_cache
+from typing import Iterator
+
+import torch
+
+from ..errors import ModelError
+
+
+def pick_device(device: str = "auto") -> torch.device:
+    if device and device != "auto":
+        try:
+            return torch.device(device)
+        except RuntimeError:
+            raise ModelError(f"unknown device {device!r}") from None
+    if torch.cuda.is_available():
+        return torch.device("cuda")
+    mps = getattr(torch.backends, "mps", None)
+    if mps is not None and mps.is_available():
+        return torch.device("mps")
+    return torch.device("cpu")
+
+
+def physical_cores() -> int:
+    try:
+        import psutil
+
+        n = psutil.cpu_count(logical=False)
+    except Exception:  # psutil missing or unsupported platform
+        n = None
+    return max(1, n or os.cpu_count() or 1)
+
+
+@lru_cache(maxsize=1)
+def cpu_has_native_bf16() -> bool:
+    """True when the CPU multiplies bfloat16 in hardware (AVX512-BF16 or AMX). Elsewhere
+    bf16 is emulated and slower than float32, so it is not used."""
+    try:
+        if not torch.ops.mkldnn._is_mkldnn_bf16_supported():
+            return False
+    except (AttributeError, RuntimeError):
+        return False
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="ignore") as f:
+            flags = next((line for line in f if line.startswith("flags")), "")
+    except OSError:
+        return False
+    return " avx512_bf16" in flags or " amx_bf16" in flags
+
+
+def autocast_dtype(device: torch.device, precision: str = "auto") -> torch.dtype | None:
+    """The reduced-precision type to autocast to, or None for plain float32.
+
+    "auto": bfloat16 on CUDA cards that support it (else float16) and on CPUs with native
+    bf16; float32 elsewhere (MPS included). "bf16" forces bfloat16, "fp32" turns it off."""
+    if precision == "fp32":
+        return None
+    if precision == "bf16":
+        return torch.bfloat16
+    if precision != "auto":
+        raise ModelError(f"unknown precision {precision!r}; expected auto, bf16 or fp32")
+    if device.type == "cuda":
+        return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+    if device.type == "cpu" and cpu_has_native_bf16():
+        return torch.bfloat16
+    return None
+
+
+@contextlib.contextmanager
+def torch_threads(n: int | None) -> Iterator[None]:
+    """Run with ``n`` intra-op threads (None or 0: one per physical core) and put the
+    process-wide setting back afterwards, so a library call leaves no trace in its host."""
+    want = n or physical_cores()
+    before = torch.get_num_threads()
+    if want != before:
+        torch.set_num_threads(want)
+    try:
+        yield
+    finally:
+        if torch.get_num_threads() != before:
+            torch.set_num_threads(before)

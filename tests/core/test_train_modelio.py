@@ -1,0 +1,102 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from deid_desktop.core.detect.transformer import TransformerDetector
+from deid_desktop.core.errors import ModelError
+from deid_desktop.core.learn.labels import DEFAULT_SCHEME
+from deid_desktop.core.learn.modelio import (
+    current_version,
+    list_versions,
+    load_manifest,
+    resolve_model_dir,
+    set_current,
+    verify_manifest,
+)
+
+from .learn_fixtures import letters, train_tiny
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    return train_tiny(tmp_path_factory.mktemp("modelio"))
+
+
+def test_saved_model_has_manifest_card_and_current_pointer(trained, tmp_path):
+    path = trained.save("tiny-names", models_root=tmp_path)
+    assert path == tmp_path / "tiny-names" / "v1"
+    assert (tmp_path / "tiny-names" / "CURRENT").read_text().strip() == "v1"
+    assert not (tmp_path / "tiny-names" / "CURRENT").is_symlink()
+    m = load_manifest(path)
+    assert m["name"] == "tiny-names" and m["version"] == "v1"
+    assert m["label_scheme"]["tags"] == DEFAULT_SCHEME.tags
+    assert m["config"]["max_length"] == 64 and m["config"]["phi_weight"] == 3.0
+    assert m["data"]["examples_used"] > 0
+    assert m["metrics"]["token"]["support"] > 0
+    assert "created" in m
+    assert {"config.json", "model.safetensors", "tokenizer.json", "model_card.md"} <= set(m["files"])
+    assert all(len(f["sha256"]) == 64 for f in m["files"].values())
+    card = (path / "model_card.md").read_text()
+    assert "tiny-base" in card and "PHI words" in card and "balanced" in card
+    assert verify_manifest(path) == []
+
+
+def test_verify_finds_changed_missing_and_unlisted_files(trained, tmp_path):
+    path = trained.save("m", models_root=tmp_path)
+    weights = path / "model.safetensors"
+    data = bytearray(weights.read_bytes())
+    data[-1] ^= 0xFF
+    weights.write_bytes(bytes(data))
+    (path / "tokenizer.json").unlink()
+    (path / "extra.bin").write_bytes(b"x")
+    problems = verify_manifest(path)
+    assert any("model.safetensors was changed" in p for p in problems)
+    assert any("tokenizer.json is missing" in p for p in problems)
+    assert any("extra.bin is not listed" in p for p in problems)
+    (path / "manifest.json").write_text("{not json")
+    assert verify_manifest(path) == ["v1: manifest.json is not valid JSON"]
+
+
+def test_verify_notices_labels_edited_in_config(trained, tmp_path):
+    path = trained.save("m", models_root=tmp_path)
+    cfg = json.loads((path / "config.json").read_text())
+    cfg["id2label"]["1"] = "B-SOMETHING"
+    (path / "config.json").write_text(json.dumps(cfg))
+    problems = verify_manifest(path)
+    assert "config.json labels differ from the manifest's label scheme" in problems
+
+
+def test_versions_and_current(trained, tmp_path):
+    v1 = trained.save("m", models_root=tmp_path)
+    v2 = trained.save("m", models_root=tmp_path)
+    assert (v1.name, v2.name) == ("v1", "v2")
+    name_dir = tmp_path / "m"
+    assert list_versions(name_dir) == ["v1", "v2"] and current_version(name_dir) == "v2"
+    assert resolve_model_dir(name_dir) == v2
+    set_current(name_dir, "v1")
+    assert resolve_model_dir(name_dir) == v1
+    assert resolve_model_dir("m", models_root=tmp_path) == v1
+    v3 = trained.save("m", models_root=tmp_path, make_current=False)
+    assert v3.name == "v3" and current_version(name_dir) == "v1"
+    with pytest.raises(ModelError):
+        set_current(name_dir, "v9")
+    with pytest.raises(ModelError):
+        trained.save("m", models_root=tmp_path, version="v1")
+    with pytest.raises(ModelError):
+        trained.save("../escape", models_root=tmp_path)
+    with pytest.raises(ModelError):
+        resolve_model_dir(tmp_path / "nothing-here")
+
+
+def test_a_saved_model_loads_and_detects_as_it_did_in_memory(trained, tmp_path):
+    trained.save("tiny-names", models_root=tmp_path)
+    det = TransformerDetector(str(tmp_path / "tiny-names"), quantize=False)
+    d = det.describe()
+    assert (d["name"], d["version"], d["max_length"]) == ("tiny-names", "v1", 64)
+    doc = letters(1, seed=77)[0]
+    found = {(s.start, s.end, s.category) for s in det.detect(doc.text)}
+    mem = TransformerDetector.from_loaded(trained.model, trained.tokenizer, quantize=False, max_length=64)
+    assert found == {(s.start, s.end, s.category) for s in mem.detect(doc.text)}
+    assert found  # it finds something in a letter like those it learned from
