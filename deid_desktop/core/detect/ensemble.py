@@ -22,7 +22,7 @@ import numpy as np
 
 from ..categories import Category
 from ..errors import ConfigError
-from ..paths import models_dir, resource
+from ..paths import resource
 from ..spans import Span, sort_spans
 from ..text import words
 from .base import DETECTORS, Detector
@@ -136,19 +136,15 @@ class EnsembleConfig:
 
 
 def resolve_model_dir(spec: str | Path) -> Path | None:
-    """A model folder: an explicit folder with config.json, or ``models/<name>`` whose
-    ``CURRENT`` file names the version folder. None if nothing usable is there."""
-    p = Path(spec)
-    if not p.is_absolute() and not p.exists():
-        p = models_dir() / spec
-    if (p / "config.json").is_file():
-        return p
-    current = p / "CURRENT"
-    if current.is_file():
-        v = p / current.read_text(encoding="utf-8").strip()
-        if (v / "config.json").is_file():
-            return v
-    return None
+    """The model folder ``spec`` names (see ``learn.modelio.resolve_model_dir``), or None
+    when nothing usable is there — an optional member is then skipped."""
+    from ..errors import ModelError
+    from ..learn.modelio import resolve_model_dir as resolve
+
+    try:
+        return resolve(spec)
+    except ModelError:
+        return None
 
 
 def build_member(mc: MemberConfig, *, inclusion=None, model_override: str | None = None) -> Detector | None:
