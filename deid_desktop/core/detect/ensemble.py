@@ -13,7 +13,6 @@ Strategies (all decide per word token, then rebuild spans):
 from __future__ import annotations
 
 import logging
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -22,6 +21,7 @@ import numpy as np
 
 from ..categories import Category
 from ..errors import ConfigError
+from ..config_files import read_toml
 from ..paths import resource
 from ..spans import Span, sort_spans
 from ..text import words
@@ -64,12 +64,7 @@ class EnsembleConfig:
     @classmethod
     def load(cls, path: str | Path | None = None) -> "EnsembleConfig":
         p = Path(path) if path else resource("ensembles", "default.toml")
-        try:
-            data = tomllib.loads(p.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise ConfigError(f"ensemble configuration {p} does not exist") from None
-        except tomllib.TOMLDecodeError as e:
-            raise ConfigError(f"ensemble configuration {p.name} is not valid TOML: {e}") from None
+        data = read_toml(p, "ensemble configuration")
         cfg = cls.from_dict(data)
         cfg.source_path = str(p)
         return cfg

@@ -16,13 +16,13 @@ Labels that already are one of our categories ("B-NAME", "U-AGE") need no map.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
 from ..categories import Category, normalise_fine, parse_category
 from ..errors import ConfigError, ModelError
+from ..config_files import read_toml
 from ..paths import resource
 from .labels import BEGIN_PREFIXES, OUTSIDE, LabelScheme, TagMeaning
 
@@ -81,12 +81,7 @@ class LabelMap:
         p = Path(spec)
         if not p.suffix:
             p = resource("label_maps", f"{spec}.toml")
-        try:
-            data = tomllib.loads(p.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise ConfigError(f"label map {p.name} does not exist") from None
-        except tomllib.TOMLDecodeError as e:
-            raise ConfigError(f"label map {p.name} is not valid TOML: {e}") from None
+        data = read_toml(p, "label map")
         return cls.from_dict(data, name=p.stem)
 
     def lookup(self, bare: str) -> tuple[Category, str] | None | bool:

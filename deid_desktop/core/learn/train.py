@@ -29,6 +29,7 @@ import numpy as np
 import torch
 
 from ..errors import ConfigError, DeidError, ModelError
+from ..config_files import read_toml
 from ..paths import resource
 from .dataset import (
     SELECTIONS,
@@ -143,12 +144,7 @@ def _read_chain(p: Path, seen: set[Path]) -> dict[str, Any]:
     if rp in seen:
         raise ConfigError(f"{p.name}: 'extends' loops back to itself")
     seen.add(rp)
-    try:
-        raw = tomllib.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"training configuration {p} does not exist") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"training configuration {p.name} is not valid TOML: {e}") from None
+    raw = read_toml(p, "training configuration")
     data: dict[str, Any] = {}
     if "extends" in raw:
         data.update(_read_chain(p.parent / str(raw["extends"]), seen))
