@@ -16,6 +16,21 @@ def _size(text: str) -> str:
 
 
 def cmd_gui(args: argparse.Namespace) -> int:
+    import os
+    import sys
+
+    # Without a screen Qt aborts the process with a cryptic message; say what to do instead.
+    if (
+        sys.platform.startswith("linux")
+        and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+        and not os.environ.get("QT_QPA_PLATFORM")
+    ):
+        if args.screenshot:
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a screenshot needs no screen
+        else:
+            print("deid-desktop: no display found (DISPLAY is not set). Run it on a desktop session, "
+                  "or under a virtual screen: xvfb-run -a deid-desktop gui ...", file=sys.stderr)
+            return 2
     from .gui.app import run
 
     return run(args)
