@@ -293,6 +293,11 @@ def main() -> int:
         timing,
         "",
         f"![learning curve]({out_png.name})",
+        "",
+        "Caveat: the reviewed and the scored notes come from the same four benchmark templates (filled",
+        "with different people, places and dates), so after ten corrected notes the model has seen every",
+        "layout; the curve shows how quickly a site's recurring layouts are learnt, not how a model",
+        "trained on ten notes does on arbitrary new text.",
     ])
     if args.quick:
         print(body)
