@@ -12,6 +12,7 @@ Strategies (all decide per word token, then rebuild spans):
 
 from __future__ import annotations
 
+import gc
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -221,6 +222,12 @@ class Ensemble(Detector):
                 members[mc.name] = det
         if not members:
             raise ConfigError("no ensemble member could be loaded")
+        if any(type(d).__name__ == "TransformerDetector" for d in members.values()):
+            # Loading torch, transformers and the weights leaves hundreds of thousands of
+            # long-lived objects; without this every full garbage collection re-scans them and
+            # holds the GIL for ~0.3 s, which froze the review window while detecting
+            # (benchmarks/gui_responsiveness.py). Freezing moves them out of the collector's way.
+            gc.freeze()
         return cls(cfg, members, inclusion=inclusion, weights=weights)
 
     # -- running ------------------------------------------------------------------------
