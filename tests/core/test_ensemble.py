@@ -166,3 +166,16 @@ def test_majority_with_a_missing_tie_breaker_falls_back_to_the_first_member():
     cfg = EnsembleConfig(strategy="majority", tie_breaker="gone", members=[MemberConfig("a", "x"), MemberConfig("b", "x"), MemberConfig("gone", "x")])
     e = Ensemble(cfg, {"a": Fixed([NAME]), "b": Fixed([])})  # "gone" did not load (no model built)
     assert texts(e.detect(TEXT)) == [("Aroha Ngata", Category.NAME)]
+
+
+def test_shipped_ensemble_guards_model_findings_in_clinical_terms():
+    """A member that reads an eponym or a unit as a name is overruled by the guard."""
+    from deid_desktop.core.detect.guards import ClinicalTermGuard
+
+    text = "Known Parkinson's disease; troponin 2150\nng/L. Seen by Dr Aroha Ngata."
+    wrong = [Span(text.index("Parkinson"), text.index("Parkinson") + 9, Category.NAME, score=0.9),
+             Span(text.index("ng/L"), text.index("ng/L") + 2, Category.NAME, score=0.9)]
+    right = Span(text.index("Aroha"), len(text) - 1, Category.NAME, score=0.9)
+    cfg = EnsembleConfig(strategy="union", members=[MemberConfig("m", "x")])
+    e = Ensemble(cfg, {"m": Fixed(wrong + [right])}, guard=ClinicalTermGuard.default())
+    assert [text[s.start:s.end] for s in e.detect(text)] == ["Aroha Ngata"]

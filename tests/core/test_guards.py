@@ -86,3 +86,24 @@ def test_shipped_lists_are_large_enough():
     assert len(drugs) >= 300
     for must in ("Glasgow Coma Scale", "Braden score", "Foley catheter", "Wilms tumour", "Denver shunt"):
         assert must in terms
+
+
+def test_units_of_measurements_are_not_names():
+    """A PDF line wrap leaves "2150\\nng/L"; a model may read "ng" or "L" as a name."""
+    from deid_desktop.core.categories import Category
+    from deid_desktop.core.detect.guards import ClinicalTermGuard
+    from deid_desktop.core.spans import Span
+
+    text = "Troponin T peaked at 2150\nng/L. Creat 112 umol/L. Seen by L. Ng, then Dr Ng."
+    guard = ClinicalTermGuard.default()
+
+    def span(sub: str, nth: int = 0) -> Span:
+        i = -1
+        for _ in range(nth + 1):
+            i = text.index(sub, i + 1)
+        return Span(i, i + len(sub), Category.NAME)
+
+    unit_ng, unit_l, unit_umol = span("ng"), span("L"), span("umol")
+    person, doctor = span("L. Ng"), span("Ng", 1)
+    kept = guard.filter(text, [unit_ng, unit_l, unit_umol, person, doctor])
+    assert [text[s.start:s.end] for s in kept] == ["L. Ng", "Ng"]

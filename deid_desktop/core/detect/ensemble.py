@@ -181,10 +181,14 @@ class Ensemble(Detector):
         *,
         inclusion=None,
         weights: dict[str, float] | None = None,
+        guard=None,
     ):
         self.config = config
         self.members = members  # name -> detector, only those that loaded
         self.inclusion = inclusion
+        # The clinical-term guard applies to the combined output too, so a model's reading of
+        # an eponym or a unit ("Parkinson's", "ng/L") as a name is dropped like a rule's.
+        self.guard = guard
         self.missing = [m.name for m in config.members if m.name not in members]
         order = config.priority or [m.name for m in config.members]
         order += [m.name for m in config.members if m.name not in order]
@@ -228,7 +232,9 @@ class Ensemble(Detector):
             # holds the GIL for ~0.3 s, which froze the review window while detecting
             # (benchmarks/gui_responsiveness.py). Freezing moves them out of the collector's way.
             gc.freeze()
-        return cls(cfg, members, inclusion=inclusion, weights=weights)
+        from .guards import ClinicalTermGuard
+
+        return cls(cfg, members, inclusion=inclusion, weights=weights, guard=ClinicalTermGuard.default())
 
     # -- running ------------------------------------------------------------------------
     @property
@@ -275,7 +281,8 @@ class Ensemble(Detector):
         for t in range(len(toks)):
             tv = {n: votes[n][t] for n in names if votes[n][t] is not None}
             decided.append(self._decide(tv, names, strategy))
-        return rebuild_spans(text, toks, decided, by_member)
+        spans = rebuild_spans(text, toks, decided, by_member)
+        return self.guard.filter(text, spans) if self.guard is not None else spans
 
     def _decide(self, tv: dict[str, Span], names: list[str], strategy: str) -> Decision | None:
         if not tv:

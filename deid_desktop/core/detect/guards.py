@@ -22,6 +22,12 @@ _TITLE_BEFORE = re.compile(r"\b(?:Dr|Doctor|Mr|Mrs|Ms|Miss|Mx|Prof|Professor|Nur
 _WORD = re.compile(r"[^\W\d_][\w'’]*")
 _POSSESSIVE = re.compile(r"(?:['’]s|s['’]|['’])$")
 
+# A measurement: a number and its unit, possibly compound and broken by a PDF line wrap
+# ("2150 ng/L", "4.1 mmol/L", "90 mL/min/1.73m2", "12 x10^9/L"). Models trained on prose
+# sometimes read a lone "ng" or "L" as an initial or a name.
+_UNIT = r"(?:[munpµμ]?g|[muµμnp]?mol|[dmuµμ]?L|U|IU|mIU|mEq|units?|x10\^?\d+|10\^\d+|min|h|hr|d|kg|m2|1\.73m2|mmHg|%)"
+_MEASURE = re.compile(rf"\d[\d.,]*\s*{_UNIT}(?:\s*/\s*{_UNIT})*(?![A-Za-z])")
+
 
 def _token_pattern(token: str, alone: bool) -> str:
     """Regex for one word of a term. Possessives and plurals are optional inside a phrase;
@@ -79,7 +85,11 @@ class ClinicalTermGuard:
         return (w, w[:-1]) if w.endswith("s") else (w,)
 
     def covers(self, text: str, start: int, end: int) -> bool:
-        """True when text[start:end] lies inside an occurrence of a guarded term."""
+        """True when text[start:end] lies inside an occurrence of a guarded term, or inside
+        the unit of a measurement."""
+        for m in _MEASURE.finditer(text, max(0, start - 24), min(len(text), end + 24)):
+            if m.start() <= start and end <= m.end() and not any(c.isdigit() for c in text[start:end]):
+                return True
         for w in _WORD.finditer(text, max(0, start - 48)):
             if w.start() > start:
                 break
