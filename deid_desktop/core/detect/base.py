@@ -28,6 +28,9 @@ def register(name: str) -> Callable[[type["Detector"]], type["Detector"]]:
 
 class Detector(ABC):
     name: ClassVar[str] = "detector"
+    # True for members that state the user's own decisions (deny lists, approved template
+    # rules): the ensemble's clinical-term guard does not overrule them.
+    authoritative: ClassVar[bool] = False
 
     @abstractmethod
     def detect(self, text: str) -> list[Span]:

@@ -282,7 +282,10 @@ class Ensemble(Detector):
             tv = {n: votes[n][t] for n in names if votes[n][t] is not None}
             decided.append(self._decide(tv, names, strategy))
         spans = rebuild_spans(text, toks, decided, by_member)
-        return self.guard.filter(text, spans) if self.guard is not None else spans
+        if self.guard is None:
+            return spans
+        firm = [s for s in spans if any(getattr(self.members.get(m), "authoritative", False) for m in s.members)]
+        return sort_spans(firm + self.guard.filter(text, [s for s in spans if s not in firm]))
 
     def _decide(self, tv: dict[str, Span], names: list[str], strategy: str) -> Decision | None:
         if not tv:

@@ -129,6 +129,8 @@ def write_rules_file(path: str | Path, rules: Iterable[TemplateRule]) -> int:
 class HarvestedTemplates(Detector):
     """Approved template rules as a detector. Options: ``rules_file`` and/or ``workspace``."""
 
+    authoritative = True  # the user's own terms / approved rules
+
     def __init__(self, rules: Iterable[TemplateRule] | None = None, *, rules_file: str | None = None, workspace: str | None = None):
         loaded = list(rules or [])
         if rules_file:

@@ -219,6 +219,8 @@ class AllowDenyList(Detector):
     Options (from an ensemble TOML): ``deny_file`` / ``allow_file`` (plain list files) and/or
     ``workspace`` (a workspace file, whose workspace-wide terms are used)."""
 
+    authoritative = True  # the user's own terms / approved rules
+
     def __init__(
         self,
         terms: Iterable[ListTerm] | None = None,
