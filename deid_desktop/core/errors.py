@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import traceback
 from pathlib import Path
+from types import TracebackType
 
 
 class DeidError(Exception):
@@ -33,3 +35,11 @@ class ConfigError(DeidError):
 
 class ModelError(DeidError):
     pass
+
+
+def content_free_traceback(exc_type: type[BaseException], tb: TracebackType | None) -> str:
+    """Where an error happened (files, lines, functions) and its type — never its message,
+    which may quote document text (a KeyError on a name, a ValueError echoing its input)."""
+    frames = traceback.extract_tb(tb)
+    lines = [f'  File "{f.filename}", line {f.lineno}, in {f.name}' for f in frames]
+    return "Traceback (most recent call last):\n" + "\n".join(lines) + f"\n{exc_type.__module__}.{exc_type.__qualname__}"

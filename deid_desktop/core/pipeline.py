@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from .documents import Document, Replacement, apply_replacements
-from .errors import DeidError, ExportError, IngestError
+from .errors import DeidError, ExportError, IngestError, content_free_traceback
 from .spans import Span
 
 log = logging.getLogger(__name__)
@@ -121,8 +121,8 @@ class Deidentifier:
             res.status, res.error_code, res.error = "error", e.code, str(e)
         except DeidError as e:
             res.status, res.error_code, res.error = "error", "failed", str(e)
-        except Exception as e:  # a bug must not stop the batch; the message carries no content
-            log.exception("unexpected failure on %s", path.name)
+        except Exception as e:  # a bug must not stop the batch; the log gets no message text
+            log.error("unexpected error on %s\n%s", path.name, content_free_traceback(type(e), e.__traceback__))
             res.status, res.error_code, res.error = "error", "internal", f"{path.name}: internal error ({type(e).__name__})"
         res.seconds = round(time.perf_counter() - t0, 3)
         return res

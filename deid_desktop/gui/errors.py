@@ -9,23 +9,15 @@ from __future__ import annotations
 
 import logging
 import sys
-import traceback
 from types import TracebackType
 from typing import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from ..core.errors import DeidError
+from ..core.errors import DeidError, content_free_traceback
 
 log = logging.getLogger("deid_desktop.gui")
-
-
-def content_free_traceback(exc_type: type[BaseException], tb: TracebackType | None) -> str:
-    """Where it happened (files, lines, functions) and what kind of error — not its message."""
-    frames = traceback.extract_tb(tb)
-    lines = [f'  File "{f.filename}", line {f.lineno}, in {f.name}' for f in frames]
-    return "Traceback (most recent call last):\n" + "\n".join(lines) + f"\n{exc_type.__module__}.{exc_type.__qualname__}"
 
 
 def describe(exc: BaseException) -> tuple[str, str]:
