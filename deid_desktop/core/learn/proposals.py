@@ -95,14 +95,19 @@ def approved_rules_from_file(path: str | Path) -> list[TemplateRule]:
         ws.close()
 
 
-def decide_rule(ws: Workspace, rule_id: int, *, approve: bool, reviewer: str) -> None:
+def _decide(ws: Workspace, record_type, record_id: int, what: str, *, approve: bool, reviewer: str) -> None:
+    """Approve or reject one proposal (a template rule or an inclusion sentence)."""
     with ws.session() as s:
-        rec = s.get(TemplateRuleRecord, rule_id)
+        rec = s.get(record_type, record_id)
         if rec is None:
-            raise RecordNotFound(f"no template rule with id {rule_id}")
+            raise RecordNotFound(f"no {what} with id {record_id}")
         rec.status = APPROVED if approve else REJECTED
         rec.decided_by = reviewer
         rec.decided_at = utc_now()
+
+
+def decide_rule(ws: Workspace, rule_id: int, *, approve: bool, reviewer: str) -> None:
+    _decide(ws, TemplateRuleRecord, rule_id, "template rule", approve=approve, reviewer=reviewer)
 
 
 # -- inclusion sentences --------------------------------------------------------------------
@@ -131,13 +136,7 @@ def list_inclusion_proposals(ws: Workspace, status: str | None = None) -> list[I
 
 
 def decide_inclusion(ws: Workspace, proposal_id: int, *, approve: bool, reviewer: str) -> None:
-    with ws.session() as s:
-        rec = s.get(InclusionProposalRecord, proposal_id)
-        if rec is None:
-            raise RecordNotFound(f"no inclusion proposal with id {proposal_id}")
-        rec.status = APPROVED if approve else REJECTED
-        rec.decided_by = reviewer
-        rec.decided_at = utc_now()
+    _decide(ws, InclusionProposalRecord, proposal_id, "inclusion proposal", approve=approve, reviewer=reviewer)
 
 
 def approved_inclusion_sentences(ws: Workspace) -> list[str]:
