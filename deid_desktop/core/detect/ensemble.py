@@ -171,6 +171,11 @@ def build_member(mc: MemberConfig, *, inclusion=None, model_override: str | None
     raise ConfigError(f"ensemble member {mc.name!r} has unknown type {mc.type!r}")
 
 
+def _is_model(detector: Detector) -> bool:
+    # by name, so that checking does not import torch for a rules-only ensemble
+    return type(detector).__name__ == "TransformerDetector"
+
+
 class Ensemble(Detector):
     name = "ensemble"
 
@@ -226,7 +231,7 @@ class Ensemble(Detector):
                 members[mc.name] = det
         if not members:
             raise ConfigError("no ensemble member could be loaded")
-        if any(type(d).__name__ == "TransformerDetector" for d in members.values()):
+        if any(_is_model(d) for d in members.values()):
             # Loading torch, transformers and the weights leaves hundreds of thousands of
             # long-lived objects; without this every full garbage collection re-scans them and
             # holds the GIL for ~0.3 s, which froze the review window while detecting
@@ -239,7 +244,8 @@ class Ensemble(Detector):
     # -- running ------------------------------------------------------------------------
     @property
     def rules_only(self) -> bool:
-        return all(getattr(d, "name", "") == "rules" or d.__class__.__name__ == "RuleSet" for d in self.members.values())
+        """No model member loaded: only rules and the user's own lists detect."""
+        return not any(_is_model(d) for d in self.members.values())
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {

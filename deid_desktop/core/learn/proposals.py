@@ -74,13 +74,18 @@ def save_rule_proposals(ws: Workspace, rules: list[TemplateRule]) -> int:
     return new
 
 
-def list_rules(ws: Workspace, status: str | None = None) -> list[TemplateRule]:
+def _list(ws: Workspace, record_type, status: str | None, to_row) -> list:
+    """Proposals of one kind, oldest first, optionally only those with ``status``."""
     _check_status(status)
-    stmt = select(TemplateRuleRecord).order_by(TemplateRuleRecord.id)
+    stmt = select(record_type).order_by(record_type.id)
     if status is not None:
-        stmt = stmt.where(TemplateRuleRecord.status == status)
+        stmt = stmt.where(record_type.status == status)
     with ws.session(readonly=True) as s:
-        return [_rule(r) for r in s.scalars(stmt)]
+        return [to_row(r) for r in s.scalars(stmt)]
+
+
+def list_rules(ws: Workspace, status: str | None = None) -> list[TemplateRule]:
+    return _list(ws, TemplateRuleRecord, status, _rule)
 
 
 def approved_rules(ws: Workspace) -> list[TemplateRule]:
@@ -127,12 +132,8 @@ def save_inclusion_proposals(ws: Workspace, proposals) -> int:
 
 
 def list_inclusion_proposals(ws: Workspace, status: str | None = None) -> list[InclusionProposal]:
-    _check_status(status)
-    stmt = select(InclusionProposalRecord).order_by(InclusionProposalRecord.id)
-    if status is not None:
-        stmt = stmt.where(InclusionProposalRecord.status == status)
-    with ws.session(readonly=True) as s:
-        return [InclusionProposal(r.id, r.sentence, r.key, r.support, r.status, r.created_at) for r in s.scalars(stmt)]
+    return _list(ws, InclusionProposalRecord, status,
+                 lambda r: InclusionProposal(r.id, r.sentence, r.key, r.support, r.status, r.created_at))
 
 
 def decide_inclusion(ws: Workspace, proposal_id: int, *, approve: bool, reviewer: str) -> None:
