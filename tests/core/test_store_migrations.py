@@ -105,3 +105,35 @@ def test_first_revision_workspace_is_upgraded_and_keeps_its_data(tmp_path: Path)
             raw.execute("DELETE FROM review_decisions")
     finally:
         raw.close()
+
+
+def test_workspaces_created_in_several_threads_at_once_all_open(tmp_path):
+    """A background worker opening the workspace while the window creates another must not
+    break either (Alembic's migration context is process-global)."""
+    import threading
+
+    errors: list[BaseException] = []
+    opened: list[Workspace] = []
+    start = threading.Barrier(6)
+
+    def create(i: int) -> None:
+        try:
+            start.wait()
+            for j in range(3):
+                opened.append(Workspace.open(tmp_path / f"ws-{i}-{j}.sqlite"))
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=create, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    try:
+        assert errors == []
+        assert len(opened) == 18
+        for ws in opened:
+            assert ws.list_documents() == []
+    finally:
+        for ws in opened:
+            ws.close()

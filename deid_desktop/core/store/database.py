@@ -114,14 +114,25 @@ def current_revision(connection: Connection) -> str | None:
     return MigrationContext.configure(connection).get_current_revision()
 
 
+# Alembic's command API runs env.py through module-global proxies (``alembic.context``,
+# ``alembic.op``) that it installs and deletes around each run, so two threads migrating at
+# once (a background worker opening the workspace while the window opens another) break each
+# other with a KeyError. Every migration in this process goes through this lock.
+_MIGRATION_LOCK = threading.Lock()
+
+
 def migrate(engine: Engine, path: Path, revision: str = "head") -> None:
     """Create or upgrade the schema; refuses files that are not workspaces of this app."""
     scripts = ScriptDirectory.from_config(migrations_config())
+    target = scripts.get_current_head() if revision == "head" else revision
     try:
         with engine.connect().execution_options(sqlite_begin="IMMEDIATE") as connection:
             with connection.begin():
                 _check_is_workspace(connection, path, scripts)
-                command.upgrade(migrations_config(connection), revision)
+                if current_revision(connection) == target:
+                    return  # already current: no need to run env.py at all
+                with _MIGRATION_LOCK:
+                    command.upgrade(migrations_config(connection), revision)
     except DatabaseError as exc:
         # Only the SQLite error class is shown: its message never contains row data.
         raise WorkspaceError(
