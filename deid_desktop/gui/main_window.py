@@ -75,6 +75,7 @@ class MainWindow(QMainWindow):
         self.workspace = workspace
         self.settings = settings
         self._owns_workspace = owns_workspace
+        self._closing = False  # set on close: results still queued start no new work
         self._ensemble_override = ensemble_config
         self.provider = EnsembleProvider(self._detector_settings())
         self.controller = ReviewController(workspace, settings.reviewer, self)
@@ -392,8 +393,8 @@ class MainWindow(QMainWindow):
             self._on_current_changed(self.controller.current_id if self.controller.current_id is not None else -1)
 
     def _on_weights_refitted(self, workspace, n_documents: int) -> None:
-        if workspace is not self.workspace:
-            return  # the window switched workspaces while the fit ran
+        if workspace is not self.workspace or self._closing:
+            return  # the window switched workspaces, or closed, while the fit ran
         self.show_message(f"Ensemble weights re-fitted on {n_documents} reviewed documents.")
         self.refresh_after_model_change()
 
@@ -427,7 +428,7 @@ class MainWindow(QMainWindow):
     # -- importing ---------------------------------------------------------------------
     def import_paths(self, paths: Sequence[str | Path], manifest: dict[str, str] | None = None) -> None:
         paths = [str(p) for p in paths]
-        if not paths:
+        if not paths or self._closing:
             return
         if self._import is not None:
             self._import_queue.append((paths, manifest))
@@ -525,7 +526,7 @@ class MainWindow(QMainWindow):
         self._check_idle()
 
     def _start_detection(self) -> None:
-        if self._detect is not None or self._import is not None:
+        if self._closing or self._detect is not None or self._import is not None:
             return
         if not self._pending_detect and not self._probe_requested:
             self._check_idle()
@@ -784,6 +785,8 @@ class MainWindow(QMainWindow):
         self._wait_for_threads(30_000)
 
     def closeEvent(self, event) -> None:
+        self._closing = True
+        self.refit.shutdown(30_000)
         self._stop_background_work()
         self.settings.save_window_state(bytes(self.saveGeometry().data()), bytes(self.saveState().data()))
         if self._owns_workspace:

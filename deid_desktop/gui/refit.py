@@ -26,6 +26,7 @@ class ReviewedRefit(QObject):
         self.background = Background(self)
         self._running = False
         self._again = None  # a workspace to check once more when the running fit ends
+        self._closed = False  # the window closed: queued results start nothing new
 
     @property
     def running(self) -> bool:
@@ -33,6 +34,8 @@ class ReviewedRefit(QObject):
 
     def after_review(self, workspace) -> None:
         """A document of ``workspace`` was marked reviewed: re-fit if one is due."""
+        if self._closed:
+            return
         if self._running:
             # Reviews made during a fit may make the next one due; check once it ends.
             self._again = workspace
@@ -65,7 +68,7 @@ class ReviewedRefit(QObject):
 
     def _next(self) -> None:
         workspace, self._again = self._again, None
-        if workspace is not None:
+        if workspace is not None and not self._closed:
             self._start(workspace)
 
     def forget_pending(self) -> None:
@@ -73,4 +76,11 @@ class ReviewedRefit(QObject):
         self._again = None
 
     def wait(self, ms: int = 30_000) -> None:
+        self.background.wait(ms)
+
+    def shutdown(self, ms: int = 30_000) -> None:
+        """The window is closing: drop a queued check, wait for a running fit, and start no
+        new one when its result arrives later (it would open a closed workspace)."""
+        self._closed = True
+        self._again = None
         self.background.wait(ms)

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from ..core.errors import DeidError, IngestError
 
@@ -55,7 +55,10 @@ def start_in_thread(owner: QObject, worker: Worker) -> QThread:
     thread = QThread(owner)
     worker.moveToThread(thread)
     thread.started.connect(worker.run)
-    worker.finished.connect(thread.quit)
+    # Direct: QThread.quit is thread-safe, and a queued quit would only run once the GUI
+    # thread's event loop turns, so a window waiting on the thread (closing, switching
+    # workspaces) would wait out its whole timeout for work that had already ended.
+    worker.finished.connect(thread.quit, Qt.ConnectionType.DirectConnection)
     thread.start()
     return thread
 

@@ -280,3 +280,25 @@ def test_an_unsupported_file_dropped_by_itself_is_still_an_error_row(qtbot, wind
     assert (row.name, row.status, row.error_code) == ("README.md", DocStatus.ERROR, "unsupported")
     assert any("1 could not be read" in m for m in messages)
     assert not any("skipped" in m for m in messages)
+
+
+def test_closing_the_window_during_a_refit_leaves_no_work_running_afterwards(qtbot, window, workspace, note):
+    """A fit that ends after the window closed must not start detection on the closed
+    workspace (its queued result used to rebuild the detector on a new thread)."""
+    workspace.set_setting(SETTING_ENSEMBLE, RULES_ONLY)
+    workspace.set_setting(SETTING_REFIT_EVERY, 1)
+    wait_idle(qtbot, window)
+    detector = window.detector_label.text()
+    _mark_reviewed(window)
+    threads = [t for _, t in window.refit.background.running]
+    assert threads  # the fit is running
+    window.close()
+    assert not any(t.isRunning() for t in threads)  # the close waited for the fit to end
+    builds: list[int] = []
+    build = window.provider.get
+    window.provider.get = lambda: builds.append(1) or build()
+    qtbot.wait(300)  # the fit's queued result is delivered now
+    assert builds == []  # no detector built, and no workspace opened, for a closed window
+    assert window.detector_label.text() == detector
+    assert not window.busy
+    assert len(workspace.ensemble_weight_history()) == 1  # the fit itself was kept
