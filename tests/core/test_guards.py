@@ -1,5 +1,6 @@
 """The clinical-term guard drops name / place / organisation spans inside eponyms, scores
-and drug names, and nothing else."""
+and drug names, and bare numbers read as ages or dates when a unit or a duration follows
+them ("15 pack-years", "for 12 years"); real ages and dates stay."""
 
 from __future__ import annotations
 
@@ -107,3 +108,35 @@ def test_units_of_measurements_are_not_names():
     person, doctor = span("L. Ng"), span("Ng", 1)
     kept = guard.filter(text, [unit_ng, unit_l, unit_umol, person, doctor])
     assert [text[s.start:s.end] for s in kept] == ["L. Ng", "Ng"]
+
+
+@pytest.mark.parametrize(
+    "text, number, category",
+    [
+        ("Current smoker, 15 pack-year history.", "15", Category.AGE),
+        ("Ex-smoker, 30 pack years, quit last spring.", "30", Category.AGE),
+        ("Weight 82 kg, height 171 cm.", "82", Category.AGE),
+        ("Drinks 20 units of alcohol a week.", "20", Category.DATE),
+        ("Type 2 diabetes for 12 years, hypertension for 5 years.", "12", Category.DATE),
+        ("Review in 6 weeks with bloods.", "6", Category.DATE),
+        ("Oxygen saturation 94% on air.", "94", Category.AGE),
+    ],
+)
+def test_amounts_and_durations_are_not_ages_or_dates(guard, text, number, category):
+    assert guard.filter(text, [span_of(text, number, category)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("A 93 year old woman from the rest home.", "93", Category.AGE),
+        ("Aged 91 years, lives alone.", "91", Category.AGE),
+        ("He is 94 yrs and frail.", "94", Category.AGE),
+        ("Admitted on 12 March, discharged the 19th.", "12", Category.DATE),
+        ("Seen 3/4 and again 14 days later.", "3/4", Category.DATE),
+        ("Smoked since 1998, 20 pack-years.", "1998", Category.DATE),
+    ],
+)
+def test_real_ages_and_dates_beside_units_stay(guard, text, value, category):
+    span = span_of(text, value, category)
+    assert guard.filter(text, [span]) == [span]

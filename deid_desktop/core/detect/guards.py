@@ -3,6 +3,10 @@
 "Parkinson's disease", "Glasgow Coma Scale", "Foley catheter" and "Hodgkin lymphoma" contain
 words that the name and place detectors rightly find elsewhere. A NAME, LOCATION or
 ORGANIZATION span that lies inside an occurrence of a guarded term is dropped.
+
+Quantities are not ages or dates either: a bare number labelled AGE or DATE is dropped when
+a unit follows it ("15 pack-years", "82 kg", "20 units"), and a bare number labelled DATE
+when a duration follows it ("diabetic for 12 years" is no date).
 """
 
 from __future__ import annotations
@@ -27,6 +31,22 @@ _POSSESSIVE = re.compile(r"(?:['’]s|s['’]|['’])$")
 # sometimes read a lone "ng" or "L" as an initial or a name.
 _UNIT = r"(?:[munpµμ]?g|[muµμnp]?mol|[dmuµμ]?L|U|IU|mIU|mEq|units?|x10\^?\d+|10\^\d+|min|h|hr|d|kg|m2|1\.73m2|mmHg|%)"
 _MEASURE = re.compile(rf"\d[\d.,]*\s*{_UNIT}(?:\s*/\s*{_UNIT})*(?![A-Za-z])")
+
+
+# What may follow a bare number that is neither an age nor a date.
+_PACK_YEARS = r"pack[\s\-]*(?:years?|yrs?)\b|py\b"
+_AFTER_QUANTITY = re.compile(rf"\s*(?:{_PACK_YEARS}|(?:[munpµμ]?g|[muµμnp]?mol|[dmuµμ]?L|IU|mIU|mEq|units?|kg|cm|mm|mmHg|bpm|%)(?![A-Za-z]))", re.I)
+_AFTER_DURATION = re.compile(r"\s*(?:years?|yrs?|months?|mths?|weeks?|wks?|days?|hours?|hrs?)\b(?![\s\-]*old)", re.I)
+_BARE_NUMBER = re.compile(r"\d{1,3}(?:\.\d+)?")
+
+
+def _is_quantity(text: str, span: Span) -> bool:
+    """A bare number labelled AGE or DATE that is really an amount or a duration."""
+    if span.category not in (Category.AGE, Category.DATE) or not _BARE_NUMBER.fullmatch(text[span.start : span.end]):
+        return False
+    if _AFTER_QUANTITY.match(text, span.end):
+        return True
+    return span.category == Category.DATE and _AFTER_DURATION.match(text, span.end) is not None
 
 
 def _token_pattern(token: str, alone: bool) -> str:
@@ -105,5 +125,6 @@ class ClinicalTermGuard:
     def filter(self, text: str, spans: Iterable[Span]) -> list[Span]:
         return [
             s for s in spans
-            if s.category not in GUARDED_CATEGORIES or not self.covers(text, s.start, s.end)
+            if not _is_quantity(text, s)
+            and (s.category not in GUARDED_CATEGORIES or not self.covers(text, s.start, s.end))
         ]
