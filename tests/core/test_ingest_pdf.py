@@ -99,9 +99,17 @@ def test_a_page_without_text_layer_is_reported_and_the_rest_is_read(tmp_path):
     doc = load_document(path)
 
     assert doc.text == "Page one Mere Parata" + PAGE_SEPARATOR + "Page three text"
-    assert doc.warnings == ["page 2 has no text layer; OCR is needed"]
+    assert doc.warnings == [
+        "page 2 has no text layer; OCR is needed",
+        "pages 1, 3 contain images; text inside images cannot be checked and is copied as it is",
+    ]
     assert doc.meta["page_starts"][1] is None
     assert len(doc.meta["pages"]) == 3
+
+
+def test_a_text_pdf_without_pictures_has_no_image_warning(two_pages):
+    doc, _ = two_pages
+    assert not any("image" in w for w in doc.warnings)
 
 
 def test_rotated_page_reads_in_display_order_with_boxes_in_display_space(tmp_path):

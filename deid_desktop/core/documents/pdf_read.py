@@ -250,6 +250,7 @@ def read_pdf(data: bytes, path: str | Path) -> Document:
     texts: list[str] = []
     segments: list[Segment] = []
     pages_meta: list[dict] = []
+    pages_with_images: list[int] = []
     page_starts: list[int | None] = []
     pos = 0
     with pdf:
@@ -275,6 +276,8 @@ def read_pdf(data: bytes, path: str | Path) -> Document:
                 warnings.append(f"page {i + 1} has no text layer; OCR is needed")
                 page_starts.append(None)
                 continue
+            if _has_images(page):
+                pages_with_images.append(i + 1)
             layout = _PageText(i, frame)
             lines = _group_lines(chars)
             for k, line in enumerate(lines):
@@ -290,6 +293,12 @@ def read_pdf(data: bytes, path: str | Path) -> Document:
 
     if not texts:
         raise IngestError(path, "the PDF has no text layer (it is probably a scan); OCR is needed", code="no_text")
+    if pages_with_images:
+        # The export paints over text it replaced; pixels of pictures (a scanned signature,
+        # a photographed label) are carried over as they are, so the reviewer must look.
+        which = ", ".join(map(str, pages_with_images))
+        noun = "page" if len(pages_with_images) == 1 else "pages"
+        warnings.append(f"{noun} {which} contain images; text inside images cannot be checked and is copied as it is")
     if b"%%EOF" not in data[-2048:]:
         warnings.append("the PDF looks truncated; some content may be missing")
     return Document(
@@ -301,6 +310,14 @@ def read_pdf(data: bytes, path: str | Path) -> Document:
         meta={"pages": pages_meta, "page_starts": page_starts},
         source_bytes=data,
     )
+
+
+def _has_images(page) -> bool:
+    try:
+        return bool(page.images)
+    except Exception:  # a damaged image dictionary should not stop the text from being read
+        log.debug("unreadable images on a page", exc_info=True)
+        return False
 
 
 def _has_annotations(page) -> bool:
