@@ -12,6 +12,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Iterator
 
+from .core.paths import build_model_command
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
@@ -37,7 +39,7 @@ def build_detector(args) -> "object":
 
         det = Ensemble.from_config(getattr(args, "ensemble", None))
     if det.missing:
-        _err(f"running without {', '.join(det.missing)} (no trained model found; run 'make model')")
+        _err(f"running without {', '.join(det.missing)} (no trained model found; run '{build_model_command()}')")
     if det.rules_only:
         _err("rules-only detection: no transformer model is available")
     return det

@@ -9,10 +9,11 @@ import os
 import secrets
 from pathlib import Path
 
+from .paths import user_data_dir
+
 
 def default_key_path() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "deid-desktop" / "surrogate.key"
+    return user_data_dir() / "surrogate.key"
 
 
 def load_or_create_key(path: str | Path | None = None) -> bytes:

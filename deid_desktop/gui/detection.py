@@ -15,7 +15,10 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-RULES_ONLY_NO_MODEL = "rules-only: no model built (run make model)"
+def rules_only_no_model() -> str:
+    from ..core.paths import build_model_command
+
+    return f"rules-only: no model built (run {build_model_command()})"
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,7 @@ def detector_summary(ensemble) -> str:
     desc = ensemble.describe()
     if ensemble.rules_only:
         if ensemble.missing:
-            return RULES_ONLY_NO_MODEL
+            return rules_only_no_model()
         return "rules only (no transformer member in this ensemble)"
     parts = []
     for name, device in member_devices(desc).items():

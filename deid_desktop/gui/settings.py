@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import getpass
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,13 +22,14 @@ from PySide6.QtWidgets import (
     QLabel,
 )
 
+from ..core.paths import user_data_dir
+
 ORGANISATION = "deid-desktop"
 APPLICATION = "deid-desktop"
 
 
 def default_workspace_path() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "deid-desktop" / "workspace.sqlite"
+    return user_data_dir() / "workspace.sqlite"
 
 
 def _default_reviewer() -> str:

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import QMessageBox
 
 from deid_desktop.core.errors import IngestError
 from deid_desktop.core.store import DocStatus
-from deid_desktop.gui.detection import RULES_ONLY_NO_MODEL
 from deid_desktop.gui.errors import make_excepthook
 from deid_desktop.gui.settings import AppSettings
 
@@ -63,7 +62,7 @@ def test_default_ensemble_without_a_built_model_says_so_plainly(qtbot, window, t
     monkeypatch.setenv("DEID_MODELS", str(tmp_path / "no-models"))
     window._ensemble_override = None  # the shipped default ensemble with transformer members
     window.refresh_after_model_change()
-    qtbot.waitUntil(lambda: window.detector_label.text() == RULES_ONLY_NO_MODEL, timeout=60_000)
+    qtbot.waitUntil(lambda: window.detector_label.text() == "rules-only: no model built (run make model)", timeout=60_000)
     wait_idle(qtbot, window)
 
 
