@@ -126,53 +126,27 @@ def import_reviewed_gold(ws: Workspace, docs: list[dict]) -> None:
 
 
 def plot(rows: list[dict], out: Path, title: str) -> None:
-    """A line chart of precision, recall and F1 against reviewed documents (Qt, offscreen)."""
-    from PySide6.QtCore import QPointF, QRectF, Qt
-    from PySide6.QtGui import QColor, QFont, QGuiApplication, QImage, QPainter, QPen
+    """A line chart of precision, recall and F1 against reviewed documents (Qt, offscreen),
+    drawn by the Model menu's chart code."""
+    from PySide6.QtGui import QGuiApplication
+
+    from deid_desktop.gui.learning_charts import xy_image
 
     app = QGuiApplication.instance() or QGuiApplication([])  # noqa: F841 (fonts need it)
-    w, h, l, r, t, b = 640, 360, 56, 20, 36, 56
-    img = QImage(w, h, QImage.Format.Format_ARGB32)
-    img.fill(QColor("white"))
-    p = QPainter(img)
-    p.setRenderHint(QPainter.RenderHint.Antialiasing)
-    font = QFont()
-    font.setPointSize(9)
-    p.setFont(font)
-    plot_ = QRectF(l, t, w - l - r, h - t - b)
     xs = [row["reviewed"] for row in rows]
-    x_max = max(xs) or 1
     y_min = max(0.0, min(min(row[k] for row in rows) for k in ("precision", "recall", "f1")) - 0.05)
     y_min = float(int(y_min * 10)) / 10
-
-    def at(x: float, y: float) -> QPointF:
-        return QPointF(plot_.left() + plot_.width() * x / x_max, plot_.bottom() - plot_.height() * (y - y_min) / (1 - y_min))
-
-    p.drawText(QRectF(0, 6, w, 20), Qt.AlignmentFlag.AlignHCenter, title)
-    for k in range(6):
-        y = y_min + (1 - y_min) * k / 5
-        p.setPen(QPen(QColor("#dddddd")))
-        p.drawLine(at(0, y), at(x_max, y))
-        p.setPen(QPen(QColor("#333333")))
-        p.drawText(QRectF(0, at(0, y).y() - 8, l - 6, 16), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"{y:.2f}")
-    for x in xs:
-        p.drawText(QRectF(at(x, y_min).x() - 20, plot_.bottom() + 4, 40, 16), Qt.AlignmentFlag.AlignHCenter, str(x))
-    p.drawText(QRectF(0, h - 36, w, 16), Qt.AlignmentFlag.AlignHCenter, "documents corrected by the reviewer")
-    colours = {"precision": "#E69F00", "recall": "#0072B2", "f1": "#009E73"}
-    lx = plot_.left()
-    for key, colour in colours.items():
-        pts = [at(row["reviewed"], row[key]) for row in rows]
-        p.setPen(QPen(QColor(colour), 2))
-        for a, c in zip(pts, pts[1:]):
-            p.drawLine(a, c)
-        p.setBrush(QColor(colour))
-        for pt in pts:
-            p.drawEllipse(pt, 3, 3)
-        p.fillRect(QRectF(lx, h - 16, 10, 10), QColor(colour))
-        p.setPen(QPen(QColor("#333333")))
-        p.drawText(QPointF(lx + 14, h - 7), key if key != "f1" else "F1")
-        lx += 90
-    p.end()
+    series = {label: [(row["reviewed"], row[key]) for row in rows] for key, label in (("precision", "precision"), ("recall", "recall"), ("f1", "F1"))}
+    img = xy_image(
+        series,
+        title=title,
+        x_label="documents corrected by the reviewer",
+        x_ticks=xs,
+        y_range=(y_min, 1.0),
+        colours=["#E69F00", "#0072B2", "#009E73"],
+        width=640,
+        height=360,
+    )
     out.parent.mkdir(parents=True, exist_ok=True)
     img.save(str(out))
 

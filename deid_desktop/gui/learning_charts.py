@@ -22,23 +22,23 @@ def _canvas(width: int, height: int) -> tuple[QImage, QPainter]:
     return img, p
 
 
-def _axes(p: QPainter, plot: QRectF, title: str, y_max: float) -> None:
+def _axes(p: QPainter, plot: QRectF, title: str, y_lo: float, y_hi: float, ticks: int = 4) -> None:
     p.setPen(QPen(QColor("#333333")))
     p.drawText(QRectF(0, 4, plot.right(), 20), Qt.AlignmentFlag.AlignHCenter, title)
     grid = QPen(QColor("#dddddd"))
-    for k in range(5):
-        v = y_max * k / 4
-        y = plot.bottom() - plot.height() * k / 4
+    for k in range(ticks + 1):
+        v = y_lo + (y_hi - y_lo) * k / ticks
+        y = plot.bottom() - plot.height() * k / ticks
         p.setPen(grid)
         p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
         p.setPen(QPen(QColor("#333333")))
-        p.drawText(QRectF(0, y - 7, MARGIN_L - 6, 14), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"{v:.2f}")
+        p.drawText(QRectF(0, y - 7, plot.left() - 6, 14), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"{v:.2f}")
     p.drawLine(QPointF(plot.left(), plot.bottom()), QPointF(plot.right(), plot.bottom()))
 
 
-def _legend(p: QPainter, names: list[str], x: float, y: float) -> None:
+def _legend(p: QPainter, names: list[str], x: float, y: float, colours: list[str] = COLOURS) -> None:
     for i, name in enumerate(names):
-        p.fillRect(QRectF(x, y + 3, 10, 10), QColor(COLOURS[i % len(COLOURS)]))
+        p.fillRect(QRectF(x, y + 3, 10, 10), QColor(colours[i % len(colours)]))
         p.setPen(QPen(QColor("#333333")))
         p.drawText(QPointF(x + 14, y + 12), name)
         x += 24 + p.fontMetrics().horizontalAdvance(name)
@@ -48,7 +48,7 @@ def bar_chart(groups: list[str], series: dict[str, list[float]], *, title: str, 
     """Grouped bars: one group per label in ``groups``, one bar per series in it."""
     img, p = _canvas(width, height)
     plot = QRectF(MARGIN_L, MARGIN_T, width - MARGIN_L - MARGIN_R, height - MARGIN_T - MARGIN_B)
-    _axes(p, plot, title, y_max)
+    _axes(p, plot, title, 0.0, y_max)
     names = list(series)
     n = max(1, len(groups))
     slot = plot.width() / n
@@ -66,20 +66,35 @@ def bar_chart(groups: list[str], series: dict[str, list[float]], *, title: str, 
     return QPixmap.fromImage(img)
 
 
-def line_chart(series: dict[str, list[float]], *, title: str, width: int = 560, height: int = 260, y_max: float = 1.0) -> QPixmap:
-    """One line per series over its points (oldest first); a single point shows as a dot."""
+def xy_image(
+    series: dict[str, list[tuple[float, float]]],
+    *,
+    title: str,
+    x_label: str,
+    x_ticks: list[float] | None = None,
+    y_range: tuple[float, float] = (0.0, 1.0),
+    colours: list[str] | None = None,
+    width: int = 560,
+    height: int = 260,
+) -> QImage:
+    """One line with dots per series of (x, y) points; a single x shows in the middle. Needs
+    only a QGuiApplication, so scripts (benchmarks/learning_curve.py) draw with it too."""
+    colours = colours or COLOURS
     img, p = _canvas(width, height)
     plot = QRectF(MARGIN_L, MARGIN_T, width - MARGIN_L - MARGIN_R, height - MARGIN_T - MARGIN_B)
-    _axes(p, plot, title, y_max)
-    names = list(series)
-    n = max((len(v) for v in series.values()), default=0)
-    for s, name in enumerate(names):
-        colour = QColor(COLOURS[(s + 1) % len(COLOURS)])
-        pts = []
-        for k, v in enumerate(series[name]):
-            x = plot.left() + (plot.width() * k / (n - 1) if n > 1 else plot.width() / 2)
-            y = plot.bottom() - plot.height() * max(0.0, min(y_max, v)) / y_max
-            pts.append(QPointF(x, y))
+    y_lo, y_hi = y_range
+    _axes(p, plot, title, y_lo, y_hi)
+    xs = [x for points in series.values() for x, _ in points]
+    x_lo, x_hi = min(xs, default=0.0), max(xs, default=0.0)
+
+    def at(x: float, y: float) -> QPointF:
+        px = plot.left() + (plot.width() * (x - x_lo) / (x_hi - x_lo) if x_hi > x_lo else plot.width() / 2)
+        py = plot.bottom() - plot.height() * (max(y_lo, min(y_hi, y)) - y_lo) / ((y_hi - y_lo) or 1.0)
+        return QPointF(px, py)
+
+    for s, (name, points) in enumerate(series.items()):
+        colour = QColor(colours[s % len(colours)])
+        pts = [at(x, y) for x, y in points]
         p.setPen(QPen(colour, 2))
         for a, b in zip(pts, pts[1:]):
             p.drawLine(a, b)
@@ -87,12 +102,17 @@ def line_chart(series: dict[str, list[float]], *, title: str, width: int = 560, 
         for pt in pts:
             p.drawEllipse(pt, 3, 3)
     p.setPen(QPen(QColor("#333333")))
-    p.drawText(QRectF(plot.left(), plot.bottom() + 2, plot.width(), 16), Qt.AlignmentFlag.AlignHCenter, "re-fits, oldest to newest")
-    # the legend uses the line colours, shifted past the grey "before" colour
-    x = plot.left()
-    for s, name in enumerate(names):
-        p.fillRect(QRectF(x, plot.bottom() + 25, 10, 10), QColor(COLOURS[(s + 1) % len(COLOURS)]))
-        p.drawText(QPointF(x + 14, plot.bottom() + 34), name)
-        x += 24 + p.fontMetrics().horizontalAdvance(name)
+    for x in x_ticks or []:
+        p.drawText(QRectF(at(x, y_lo).x() - 20, plot.bottom() + 2, 40, 14), Qt.AlignmentFlag.AlignHCenter, f"{x:g}")
+    p.drawText(QRectF(plot.left(), plot.bottom() + (16 if x_ticks else 2), plot.width(), 16), Qt.AlignmentFlag.AlignHCenter, x_label)
+    _legend(p, list(series), plot.left(), plot.bottom() + (34 if x_ticks else 22), colours)
     p.end()
+    return img
+
+
+def line_chart(series: dict[str, list[float]], *, title: str, width: int = 560, height: int = 260, y_max: float = 1.0) -> QPixmap:
+    """One line per series over its points (oldest first); a single point shows as a dot.
+    The lines use the colours after the grey "before" one."""
+    points = {name: list(enumerate(values)) for name, values in series.items()}
+    img = xy_image(points, title=title, x_label="re-fits, oldest to newest", y_range=(0.0, y_max), colours=COLOURS[1:], width=width, height=height)
     return QPixmap.fromImage(img)
