@@ -34,10 +34,66 @@ from deid_desktop.core.text import sentences  # noqa: E402
 import numpy as np  # noqa: E402
 
 
+HEADER = ["| detector | PHI-word recall | PHI-word precision | F1 | spans with ≥1 word found | strict entity F1 |",
+          "|---|---:|---:|---:|---:|---:|"]
+
+
 def row(name: str, r: dict) -> str:
     t, e = r["token"], r["entity"]
     return (f"| {name} | {t['recall']:.4f} | {t['precision']:.4f} | {t['f1']:.4f} | "
             f"{r['span_recall_any_token']:.4f} | {e['f1']:.4f} |")
+
+
+def category_table(results: dict[str, dict]) -> list[str]:
+    """Word recall per category, one column per detector."""
+    lines = ["| category | " + " | ".join(results) + " |", "|---|" + "---:|" * len(results)]
+    cats = sorted({c for r in results.values() for c in r["per_category"]})
+    for c in cats:
+        lines.append(f"| {c} | " + " | ".join(
+            f"{r['per_category'].get(c, {}).get('token_recall', float('nan')):.3f}" for r in results.values()) + " |")
+    return lines
+
+
+def load_default_ensemble(config: str) -> Ensemble | None:
+    ens = Ensemble.from_config(EnsembleConfig.load(config))
+    if ens.missing:
+        print(f"models missing for {', '.join(ens.missing)}: run `make model` first", file=sys.stderr)
+        return None
+    return ens
+
+
+def fit_validation_weights(ens: Ensemble, n_val: int) -> tuple[int, str]:
+    """Soft-vote weights by the closed-form Brier fit, and the majority tie-breaker (the best
+    single member, 003), both from fresh synthetic documents of the TRAINING families, never
+    from a test set. Sets them on ``ens``; returns (validation documents, tie-breaker)."""
+    val = [as_gold(d, i) for i, d in enumerate(generate_corpus(n_val, seed=4242, split="train"))]
+    names = list(ens.order)
+    vm = ens.member_spans([d.text for d in val])
+    F = np.concatenate([member_token_matrix(d.text, m, list(d.spans), names)[0] for d, m in zip(val, vm)])
+    y = np.concatenate([member_token_matrix(d.text, m, list(d.spans), names)[1] for d, m in zip(val, vm)])
+    ens.weights = dict(zip(names, map(float, fit_brier_weights(F, y))))
+    best, best_f1 = names[0], -1.0
+    for n in names:
+        f1 = evaluate(val, [m[n] for m in vm])["token"]["f1"]
+        if f1 > best_f1:
+            best, best_f1 = n, f1
+    ens.config.tie_breaker = best
+    return len(val), best
+
+
+def score_detectors(ens: Ensemble, test: list) -> tuple[dict[str, dict], float]:
+    """Every member alone and the ensemble under each strategy, on the same member outputs.
+    Returns (results by detector, seconds the members took)."""
+    t0 = time.perf_counter()
+    by_member = ens.member_spans([d.text for d in test])
+    t_members = time.perf_counter() - t0
+    results: dict[str, dict] = {}
+    for n in ens.order:
+        results[f"{n} only"] = evaluate(test, [m[n] for m in by_member])
+    for strategy in ("union", "majority", "soft_vote"):
+        preds = [ens.combine(d.text, m, strategy) for d, m in zip(test, by_member)]
+        results[f"ensemble: {strategy}"] = evaluate(test, preds)
+    return results, t_members
 
 
 def main() -> int:
@@ -48,41 +104,13 @@ def main() -> int:
     ap.add_argument("--json", help="write all results here too")
     args = ap.parse_args()
 
-    cfg = EnsembleConfig.load(args.config)
-    ens = Ensemble.from_config(cfg)
-    if ens.missing:
-        print(f"models missing for {', '.join(ens.missing)}: run `make model` first", file=sys.stderr)
+    ens = load_default_ensemble(args.config)
+    if ens is None:
         return 2
     test = [as_gold(d, i) for i, d in enumerate(generate_corpus(args.n, seed=2024, split="heldout"))]
-    val = [as_gold(d, i) for i, d in enumerate(generate_corpus(args.val, seed=4242, split="train"))]
     splits = load_splits()
-
-    # member outputs once; every strategy combines the same member spans
-    t0 = time.perf_counter()
-    by_member = ens.member_spans([d.text for d in test])
-    t_members = time.perf_counter() - t0
-    names = list(ens.order)
-
-    # soft-vote weights from validation data (training families, fresh fills)
-    vm = ens.member_spans([d.text for d in val])
-    F = np.concatenate([member_token_matrix(d.text, m, list(d.spans), names)[0] for d, m in zip(val, vm)])
-    y = np.concatenate([member_token_matrix(d.text, m, list(d.spans), names)[1] for d, m in zip(val, vm)])
-    w = fit_brier_weights(F, y)
-    ens.weights = dict(zip(names, map(float, w)))
-    # the best single member on validation breaks majority ties (003)
-    best, best_f1 = None, -1.0
-    results: dict[str, dict] = {}
-    for n in names:
-        f1 = evaluate(val, [m[n] for m in vm])["token"]["f1"]
-        if f1 > best_f1:
-            best, best_f1 = n, f1
-    ens.config.tie_breaker = best
-
-    for n in names:
-        results[f"{n} only"] = evaluate(test, [m[n] for m in by_member])
-    for strategy in ("union", "majority", "soft_vote"):
-        preds = [ens.combine(d.text, m, strategy) for d, m in zip(test, by_member)]
-        results[f"ensemble: {strategy}"] = evaluate(test, preds)
+    n_val, best = fit_validation_weights(ens, args.val)
+    results, t_members = score_detectors(ens, test)
 
     # throughput of the full default ensemble (detect_many = members + combination)
     texts = [d.text for d in test]
@@ -92,8 +120,7 @@ def main() -> int:
     secs = time.perf_counter() - t0
     peak_mb = rlimit.getrusage(rlimit.RUSAGE_SELF).ru_maxrss / 1024
 
-    hdr = ["| detector | PHI-word recall | PHI-word precision | F1 | spans with ≥1 word found | strict entity F1 |",
-           "|---|---:|---:|---:|---:|---:|"]
+    hdr = HEADER
     lines = [row(k, v) for k, v in results.items()]
     for l in hdr + lines:
         print(l)
@@ -101,11 +128,7 @@ def main() -> int:
     print(f"throughput: {len(texts)} documents, {n_sent} sentences in {secs:.1f} s = {n_sent / secs:.0f} sentences/s, "
           f"{len(texts) / secs:.1f} documents/s; peak RSS {peak_mb:.0f} MB")
 
-    cat_lines = ["| category | " + " | ".join(results) + " |", "|---|" + "---:|" * len(results)]
-    cats = sorted({c for r in results.values() for c in r["per_category"]})
-    for c in cats:
-        cat_lines.append(f"| {c} | " + " | ".join(
-            f"{r['per_category'].get(c, {}).get('token_recall', float('nan')):.3f}" for r in results.values()) + " |")
+    cat_lines = category_table(results)
 
     desc = ens.describe()
     devices = {n: d.get("device", "cpu") for n, d in desc["members"].items() if isinstance(d, dict)}
@@ -117,7 +140,7 @@ def main() -> int:
         f"conventions never used in training) with names of held-out origins ({', '.join(sorted(splits.heldout_origins))}).",
         "Binary PHI-vs-not word-level scores (001's support), recall of spans with at least one word",
         "found (004), strict entity F1. Soft-vote weights were fitted by the closed-form Brier",
-        f"minimisation on {len(val)} validation documents from the training families: "
+        f"minimisation on {n_val} validation documents from the training families: "
         + ", ".join(f"{k} {v:.3f}" for k, v in ens.weights.items()) + f"; majority ties go to `{best}`.",
         "",
         *hdr, *lines,

@@ -7,6 +7,7 @@ coarse categories. Kept free of torch and transformers so metrics and tools load
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -66,3 +67,40 @@ def save_jsonl(docs: Iterable[GoldDocument], path: str | Path) -> None:
     with Path(path).open("w", encoding="utf-8") as f:
         for d in docs:
             f.write(json.dumps(as_gold(d).to_json(), ensure_ascii=False) + "\n")
+
+
+_MARK = re.compile(r"\{\{([A-Za-z]+)\|([^{}|\n]*)\}\}")
+
+
+def from_inline_markup(marked: str, doc_id: str = "") -> GoldDocument:
+    """A gold document from text annotated inline as ``{{CATEGORY|text}}`` (the format of the
+    hand-written benchmark notes): the markup is removed and each marked text becomes a span.
+    Errors name the document and line, never the text."""
+    from ..categories import parse_category
+
+    parts: list[str] = []
+    spans: list[Span] = []
+    pos = 0  # in the plain text
+    last = 0  # in the marked text
+    for m in _MARK.finditer(marked):
+        parts.append(marked[last : m.start()])
+        pos += m.start() - last
+        line = marked.count("\n", 0, m.start()) + 1
+        try:
+            category = parse_category(m.group(1))
+        except ValueError:
+            raise ValueError(f"{doc_id} line {line}: unknown category {m.group(1)!r}") from None
+        value = m.group(2)
+        if not value or value != value.strip():
+            raise ValueError(f"{doc_id} line {line}: a marked span is empty or starts or ends with a space")
+        spans.append(Span(pos, pos + len(value), category, source="gold"))
+        parts.append(value)
+        pos += len(value)
+        last = m.end()
+    parts.append(marked[last:])
+    text = "".join(parts)
+    for bad in ("{{", "}}"):
+        if bad in text:
+            line = text.count("\n", 0, text.index(bad)) + 1
+            raise ValueError(f"{doc_id} line {line}: unclosed or malformed markup")
+    return GoldDocument(id=doc_id, text=text, spans=spans)
