@@ -140,3 +140,45 @@ def test_amounts_and_durations_are_not_ages_or_dates(guard, text, number, catego
 def test_real_ages_and_dates_beside_units_stay(guard, text, value, category):
     span = span_of(text, value, category)
     assert guard.filter(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Obs at 02:29 stable.", "02:29", Category.DATE),
+        ("Seen 14h30, settled.", "14h30", Category.DATE),
+        ("BP 168/92 on arrival.", "168/92", Category.ID),
+        ("HR  BP\n49  152/88", "49  152/88", Category.ID),
+        ("Temp 104 F.", "104", Category.DATE),
+        ("BGL 196 on the monitor.", "196", Category.ID),
+        ("spoke w/ dtr re plan", "dtr", Category.NAME),
+        ("before the Hon. Judge", "Hon", Category.NAME),
+    ],
+)
+def test_times_vital_signs_short_numbers_and_shorthand_are_not_phi(guard, text, value, category):
+    assert guard.filter(text, [span_of(text, value, category)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Seen on 12/03 and 2/14.", "12/03", Category.DATE),
+        ("Letter dated 12.03.", "12.03", Category.DATE),
+        ("Next visit on the 16th.", "16", Category.DATE),
+        ("Born 1958.", "1958", Category.DATE),
+        ("MRN 4471902.", "4471902", Category.ID),
+        ("Seen with Dr Sis.", "Sis", Category.NAME),
+    ],
+)
+def test_dates_record_numbers_and_titled_names_stay(guard, text, value, category):
+    span = span_of(text, value, category)
+    assert guard.filter(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [("Home: 752.959.5815", "752"), ("Medicare\n4948 63413 4 1\n", "1"), ("Cell: 424-7470", "424")],
+)
+def test_a_short_piece_of_a_longer_number_stays(guard, text, value):
+    span = span_of(text, value, Category.ID)
+    assert guard.filter(text, [span]) == [span]

@@ -6,7 +6,10 @@ ORGANIZATION span that lies inside an occurrence of a guarded term is dropped.
 
 Quantities are not ages or dates either: a bare number labelled AGE or DATE is dropped when
 a unit follows it ("15 pack-years", "82 kg", "20 units"), and a bare number labelled DATE
-when a duration follows it ("diabetic for 12 years" is no date).
+when a duration follows it ("diabetic for 12 years" is no date). Nor are clock times
+("02:29"), blood pressures ("168/92", where no date has a part over 31), a bare DATE number
+that no day or year can be ("104"), or a bare ID of three digits or fewer (a pulse, a
+glucose, a bed; record numbers are longer).
 """
 
 from __future__ import annotations
@@ -40,13 +43,43 @@ _AFTER_DURATION = re.compile(r"\s*(?:years?|yrs?|months?|mths?|weeks?|wks?|days?
 _BARE_NUMBER = re.compile(r"\d{1,3}(?:\.\d+)?")
 
 
-def _is_quantity(text: str, span: Span) -> bool:
-    """A bare number labelled AGE or DATE that is really an amount or a duration."""
-    if span.category not in (Category.AGE, Category.DATE) or not _BARE_NUMBER.fullmatch(text[span.start : span.end]):
+# "." is left out: "12.03" may be the 12th of March.
+_CLOCK = re.compile(r"(?:[01]?\d|2[0-3])[:h][0-5]\d(?::[0-5]\d)?(?:\s*[ap]\.?m\.?)?(?:\s*hrs?)?", re.I)
+_PRESSURE = re.compile(r"(\d{2,3})\s*/\s*(\d{2,3})")
+_NUMBERS = re.compile(r"[\d/\s.]+")
+
+
+def _is_pressure(value: str) -> bool:
+    m = _PRESSURE.fullmatch(value)
+    if m is None:
         return False
+    high, low = int(m.group(1)), int(m.group(2))
+    return 50 <= high <= 300 and 20 <= low <= 200 and high > low
+
+
+def _is_quantity(text: str, span: Span) -> bool:
+    """A number labelled AGE, DATE or ID that is really an amount, a duration, a time or a
+    vital sign."""
+    if span.category not in (Category.AGE, Category.DATE, Category.ID):
+        return False
+    value = text[span.start : span.end]
+    if span.category != Category.AGE and _NUMBERS.fullmatch(value) and any(_is_pressure(t) for t in value.split()):
+        return True  # "168/92", or "49  152/88" (a pulse and a pressure from a vitals table)
+    if span.category == Category.DATE and _CLOCK.fullmatch(value):
+        return True
+    if not _BARE_NUMBER.fullmatch(value):
+        return False
+    if span.category == Category.ID:
+        # alone, not a piece of a longer number ("752" of "752.959.5815", "4948 63413 4 1")
+        near = text[max(0, span.start - 2) : span.start] + text[span.end : span.end + 2]
+        return value.isdigit() and len(value) <= 3 and not any(c.isdigit() for c in near)
     if _AFTER_QUANTITY.match(text, span.end):
         return True
-    return span.category == Category.DATE and _AFTER_DURATION.match(text, span.end) is not None
+    if span.category == Category.DATE:
+        if value.isdigit() and int(value) > 31:
+            return True  # no day; a year has four digits
+        return _AFTER_DURATION.match(text, span.end) is not None
+    return False
 
 
 def _token_pattern(token: str, alone: bool) -> str:
