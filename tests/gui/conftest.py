@@ -14,12 +14,11 @@ from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 
-import deid_desktop.gui  # noqa: E402,F401  (applies the PySide emit workaround before any test emits)
-from deid_desktop.core.paths import resource  # noqa: E402
+import deid_desktop.gui  # noqa: E402,F401
 
 from .samples import CLINICAL_NOTE  # noqa: E402
 
-RULES_ONLY = str(resource("ensembles", "rules_only.toml"))
+RULES_ONLY = str(Path(__file__).with_name("rules_only_no_propagation.toml"))
 
 
 @pytest.fixture

@@ -60,6 +60,9 @@ class EnsembleConfig:
     priority: list[str] = field(default_factory=list)  # member names, most trusted first
     threshold: float = 0.5
     tie_breaker: str | None = None
+    # After the vote, repeat what was found (a name's parts, an organisation's or place's
+    # whole text) wherever else it occurs in the document (detect/propagate.py).
+    propagate: bool = True
     source_path: str | None = None
 
     @classmethod
@@ -96,6 +99,7 @@ class EnsembleConfig:
             priority=list(ens.get("priority", [])),
             threshold=float(ens.get("threshold", 0.5)),
             tie_breaker=ens.get("tie_breaker"),
+            propagate=bool(ens.get("propagate", True)),
         )
         cfg.validate()
         return cfg
@@ -122,6 +126,7 @@ class EnsembleConfig:
                 "strategy": self.strategy,
                 "priority": self.priority,
                 "threshold": self.threshold,
+                "propagate": self.propagate,
                 **({"tie_breaker": self.tie_breaker} if self.tie_breaker else {}),
             },
             "member": [
@@ -194,6 +199,11 @@ class Ensemble(Detector):
         # The clinical-term guard applies to the combined output too, so a model's reading of
         # an eponym or a unit ("Parkinson's", "ng/L") as a name is dropped like a rule's.
         self.guard = guard
+        self.propagator = None
+        if config.propagate:
+            from .propagate import Propagator
+
+            self.propagator = Propagator(guard)
         self.missing = [m.name for m in config.members if m.name not in members]
         order = config.priority or [m.name for m in config.members]
         order += [m.name for m in config.members if m.name not in order]
@@ -288,10 +298,12 @@ class Ensemble(Detector):
             tv = {n: votes[n][t] for n in names if votes[n][t] is not None}
             decided.append(self._decide(tv, names, strategy))
         spans = rebuild_spans(text, toks, decided, by_member)
-        if self.guard is None:
-            return spans
-        firm = [s for s in spans if any(getattr(self.members.get(m), "authoritative", False) for m in s.members)]
-        return sort_spans(firm + self.guard.filter(text, [s for s in spans if s not in firm]))
+        if self.guard is not None:
+            firm = [s for s in spans if any(getattr(self.members.get(m), "authoritative", False) for m in s.members)]
+            spans = sort_spans(firm + self.guard.filter(text, [s for s in spans if s not in firm]))
+        if self.propagator is not None:
+            spans = self.propagator.propagate(text, spans)
+        return spans
 
     def _decide(self, tv: dict[str, Span], names: list[str], strategy: str) -> Decision | None:
         if not tv:

@@ -1,0 +1,143 @@
+"""Document-level consistency: what was found once is found everywhere in the document.
+
+A note names the patient in full once ("Wszebor Kowalczyk") and then by first name only
+("Wszebor settled overnight"); a model that has never seen the name finds it in the full
+form, where the layout says "patient name", and misses the bare repeats. After the vote,
+every other whole-word occurrence of a found name's parts, and of a found organisation's or
+place's whole text, is marked with the same category.
+
+What a note writes in brackets right after a found name is read too: the person's initials
+or a short form of their name ("Salamasina Lemalu-Anderson RN (SLA)", "Jasmeet Bhullar
+(Jas)") become names, found again wherever else they stand, and an age given with a relation
+or alone ("Androulla (wife, 76)", "Nikolino (2)") becomes an age.
+
+Caution where a name is also an ordinary word: parts that are common English words ("Will",
+"Grace", "Brown") or words that open headings and fields are matched only with the same
+capitals and not at the start of a sentence or line; guarded clinical terms are never
+propagated. Spans added here carry the source ``propagation``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from ..categories import Category
+from ..spans import Span, sort_spans
+from .lexicons import name_words, not_names
+
+SOURCE = "propagation"
+_NAME_PART = re.compile(r"[^\W\d_][\w'’\-]*[^\W\d_]|[^\W\d_]{2,}")
+_MIN_PART = 3  # letters; initials and two-letter parts are too ambiguous to spread
+_MIN_WHOLE = 4  # characters of an organisation or place repeated as a whole
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;\n]\s*|\n\s*[-*•]\s*)$")
+_TITLES = frozenset(
+    "dr doctor mr mrs ms miss mx prof professor nurse sister rn rm the and of de da van von der den la le".split()
+)
+
+
+# After a name: at most one role or post-nominal, then a bracket.
+_AFTER_NAME = re.compile(r"(?:[ \t]+[A-Z][A-Za-z]{0,4}\.?)?[ \t]*\([ \t]*([^()\n]{1,40}?)[ \t]*\)")
+_RELATIONS = (
+    "wife|husband|partner|spouse|son|daughter|mother|father|mum|mom|dad|brother|sister|sibling|"
+    "grandson|granddaughter|grandchild|grandmother|grandfather|grandma|grandpa|nan|nana|koro|kuia|"
+    "great-grandson|great-granddaughter|niece|nephew|aunt|auntie|uncle|cousin|stepson|stepdaughter|"
+    "stepmother|stepfather|child|baby|twin|fiancée|fiance|fiancé|carer|friend|neighbour|neighbor"
+)
+_AGE_IN_BRACKETS = re.compile(
+    rf"(?:(?:{_RELATIONS})[ \t]*,[ \t]*)?(?:aged?[ \t]+)?(\d{{1,3}})(?:[ \t]*(?:y|yo|y/o|yrs?|years?(?:[ \t]+old)?)\.?)?(?:[ \t]*[,;].*)?",
+    re.IGNORECASE,
+)
+
+
+def _initials(name: str) -> str:
+    return "".join(w[0] for w in re.split(r"[\s\-]+", name) if w and w[0].isalpha()).upper()
+
+
+def _parts(name: str) -> list[str]:
+    out = []
+    for m in _NAME_PART.finditer(name):
+        part = m.group().strip("'’-")
+        if len(part) >= _MIN_PART and part.casefold() not in _TITLES:
+            out.append(part)
+    return out
+
+
+class Propagator:
+    def __init__(self, guard=None) -> None:
+        self.guard = guard
+        self._common = name_words() | not_names()
+
+    def _pattern(self, part: str) -> tuple[re.Pattern[str], bool]:
+        """(whole-word pattern, exact-case only)."""
+        common = part.casefold() in self._common
+        flags = 0 if common else re.IGNORECASE
+        return re.compile(rf"(?<![\w'’\-]){re.escape(part)}(?![\w\-]|['’][^\W_s])", flags), common
+
+    def _beside_names(self, text: str, spans: list[Span]) -> tuple[list[Span], dict[str, Span]]:
+        """Initials, short forms and ages in brackets right after found names: (new spans,
+        alias text -> the name span it belongs to)."""
+        taken = [(s.start, s.end) for s in spans]
+        added: list[Span] = []
+        aliases: dict[str, Span] = {}
+        for s in spans:
+            if s.category != Category.NAME:
+                continue
+            m = _AFTER_NAME.match(text, s.end)
+            if m is None:
+                continue
+            a, b = m.span(1)
+            if any(x < b and a < y for x, y in taken):
+                continue
+            inner, name = m.group(1), text[s.start : s.end]
+            age = _AGE_IN_BRACKETS.fullmatch(inner)
+            if age is not None and int(age.group(1)) <= 120:
+                added.append(Span(a + age.start(1), a + age.end(1), Category.AGE, score=s.score, source=SOURCE, members=(SOURCE,)))
+                continue
+            is_initials = inner.isalpha() and inner.isupper() and len(inner) >= 2 and inner == _initials(name)
+            is_short = inner.isalpha() and len(inner) >= 3 and any(
+                p.casefold().startswith(inner.casefold()) and len(p) > len(inner) for p in _parts(name)
+            )
+            if is_initials or is_short:
+                added.append(Span(a, b, Category.NAME, s.fine, score=s.score, source=SOURCE, members=(SOURCE,)))
+                aliases.setdefault(inner, s)
+        return added, aliases
+
+    def propagate(self, text: str, spans: Iterable[Span]) -> list[Span]:
+        spans = list(spans)
+        found: dict[tuple[str, bool], Span] = {}  # (text, whole) -> the span it came from
+        for s in spans:
+            value = text[s.start : s.end]
+            if s.category == Category.NAME:
+                for part in _parts(value):
+                    found.setdefault((part, False), s)
+            elif s.category in (Category.ORGANIZATION, Category.LOCATION) and len(value.strip()) >= _MIN_WHOLE:
+                if not any(c.isdigit() for c in value):  # street numbers and postcodes stay where they are
+                    found.setdefault((value.strip(), True), s)
+        spans = self._spread(text, spans, found)
+        # then what stands in brackets beside every name, found or spread, and the aliases'
+        # other occurrences (exact case: "SLA" but not "sla")
+        beside, aliases = self._beside_names(text, spans)
+        if beside:
+            spans = self._spread(text, sort_spans(spans + beside), {(a, True): origin for a, origin in aliases.items()})
+        return spans
+
+    def _spread(self, text: str, spans: list[Span], found: dict[tuple[str, bool], Span]) -> list[Span]:
+        if not found:
+            return spans
+        taken = sorted((s.start, s.end) for s in spans)
+        added: list[Span] = []
+        for (value, whole), origin in found.items():
+            rx, exact_only = self._pattern(value) if not whole else (re.compile(rf"(?<!\w){re.escape(value)}(?!\w)"), True)
+            for m in rx.finditer(text):
+                a, b = m.span()
+                if any(x < b and a < y for x, y in taken):
+                    continue
+                if exact_only and not whole and _SENTENCE_START.search(text[max(0, a - 4) : a]):
+                    continue  # "Will you …" at a sentence start is not the patient Will
+                new = Span(a, b, origin.category, origin.fine, score=origin.score, source=SOURCE, members=(SOURCE,))
+                if self.guard is not None and not self.guard.filter(text, [new]):
+                    continue
+                added.append(new)
+                taken.append((a, b))
+        return sort_spans(spans + added) if added else spans

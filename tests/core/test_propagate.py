@@ -1,0 +1,98 @@
+"""Document-level consistency after the vote: a name found once is found in its other
+mentions, initials and short forms in brackets become names, ages in brackets beside a name
+become ages, and ordinary words that are also names are not spread blindly."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from deid_desktop.core.categories import Category
+from deid_desktop.core.detect.base import Detector
+from deid_desktop.core.detect.ensemble import Ensemble, EnsembleConfig, MemberConfig
+from deid_desktop.core.detect.guards import ClinicalTermGuard
+from deid_desktop.core.detect.propagate import SOURCE, Propagator
+from deid_desktop.core.spans import Span
+
+
+@pytest.fixture(scope="module")
+def prop() -> Propagator:
+    return Propagator(ClinicalTermGuard.default())
+
+
+def at(text: str, value: str, category: Category = Category.NAME, nth: int = 0) -> Span:
+    start = [m.start() for m in re.finditer(re.escape(value), text)][nth]
+    return Span(start, start + len(value), category, source="model")
+
+
+def found(text: str, spans: list[Span]) -> list[tuple[str, str]]:
+    return [(text[s.start : s.end], s.category.value) for s in spans]
+
+
+def test_first_name_and_surname_mentions_of_a_found_name_are_found(prop):
+    text = "Child: Wszebor Kowalczyk (DOB on file).\nWszebor was quiet. Spoke w/ mum re wszebor's sleep. Mrs Kowalczyk agreed."
+    out = prop.propagate(text, [at(text, "Wszebor Kowalczyk")])
+    assert found(text, out) == [
+        ("Wszebor Kowalczyk", "NAME"), ("Wszebor", "NAME"), ("wszebor", "NAME"), ("Kowalczyk", "NAME"),
+    ]
+    assert all(s.source == SOURCE for s in out[1:])
+
+
+def test_a_name_that_is_also_a_word_spreads_only_with_its_capital_and_not_at_a_sentence_start(prop):
+    text = "Patient: Will Hartley.\nWill you call back? Nurse will review. Seen with Will today."
+    out = prop.propagate(text, [at(text, "Will Hartley")])
+    assert found(text, out) == [("Will Hartley", "NAME"), ("Will", "NAME")]
+    assert out[1].start == text.index("with Will") + len("with ")
+
+
+def test_a_clinical_term_containing_the_name_is_not_flagged(prop):
+    text = "Mr Parkinson reviewed. Known Parkinson's disease. Parkinson is keen to go home."
+    out = prop.propagate(text, [at(text, "Parkinson")])
+    assert found(text, out) == [("Parkinson", "NAME"), ("Parkinson", "NAME")]
+    assert "Parkinson's disease" not in [text[s.start : s.end + 10] for s in out]
+
+
+def test_organisations_and_places_repeat_as_a_whole(prop):
+    text = "Referred by Pukeatua Community Health. Pukeatua Community Health will follow up in Kōtuku Rise; Kōtuku Rise, flat 2."
+    out = prop.propagate(text, [at(text, "Pukeatua Community Health", Category.ORGANIZATION), at(text, "Kōtuku Rise", Category.LOCATION)])
+    assert sorted(found(text, out)) == sorted(
+        [("Pukeatua Community Health", "ORGANIZATION")] * 2 + [("Kōtuku Rise", "LOCATION")] * 2
+    )
+
+
+def test_initials_short_forms_and_ages_in_brackets_beside_a_name(prop):
+    text = (
+        "Dressing by Salamasina Lemalu-Anderson RN (SLA). Reviewed by Jasmeet Bhullar EN (Jas).\n"
+        "Family: Androulla (wife, 76); Nikolino (2) stays with her.\n"
+        "09/01 cleaned | SLA\n12/01 same | Jas\nsla is not a word here"
+    )
+    names = [at(text, v) for v in ("Salamasina Lemalu-Anderson", "Jasmeet Bhullar", "Androulla", "Nikolino")]
+    out = found(text, prop.propagate(text, names))
+    assert out.count(("SLA", "NAME")) == 2 and out.count(("Jas", "NAME")) == 2
+    assert ("76", "AGE") in out and ("2", "AGE") in out
+    assert ("sla", "NAME") not in out
+
+
+def test_brackets_that_are_not_initials_short_forms_or_ages_are_left(prop):
+    text = "Seen by Aroha Ngata (GP) and Tama Rewi (see letter)."
+    spans = [at(text, "Aroha Ngata"), at(text, "Tama Rewi")]
+    assert prop.propagate(text, spans) == spans
+
+
+class Fixed(Detector):
+    def __init__(self, spans):
+        self.spans = spans
+
+    def detect(self, text):
+        return list(self.spans)
+
+
+def test_the_ensemble_propagates_unless_its_configuration_says_not_to():
+    text = "Client: Ngāpera Tūhoe-Walker. Ngāpera attended the hui."
+    member = Fixed([at(text, "Ngāpera Tūhoe-Walker")])
+    on = Ensemble(EnsembleConfig(strategy="union", members=[MemberConfig("m", "fixed")]), {"m": member})
+    off = Ensemble(EnsembleConfig(strategy="union", members=[MemberConfig("m", "fixed")], propagate=False), {"m": member})
+    assert [text[s.start : s.end] for s in on.detect(text)] == ["Ngāpera Tūhoe-Walker", "Ngāpera"]
+    assert [text[s.start : s.end] for s in off.detect(text)] == ["Ngāpera Tūhoe-Walker"]
+    assert EnsembleConfig.from_dict({"ensemble": {"propagate": False}, "member": [{"name": "m", "type": "rules"}]}).propagate is False
