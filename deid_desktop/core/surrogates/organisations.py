@@ -16,6 +16,7 @@ from .base import SurrogateContext, SurrogateGenerator, register
 from .casing import match_style
 from .keys import distinct, normalise_key
 from .name_pools import DEFAULT_ORIGIN, origin_pool
+from .invented import INVENTED_SHARE, invented_company, invented_health_org, invented_organisation
 from .resources import load, words
 from .shape import randomise_shape
 
@@ -117,6 +118,8 @@ class HospitalGenerator(SurrogateGenerator):
 
     def sample(self, rng: random.Random, locale: str | None, gender: str | None) -> str:
         centre = "Medical Center" if locale == "US" else "Medical Centre"
+        if rng.random() < INVENTED_SHARE:
+            return invented_health_org(rng, locale)
         kind = rng.choices(["Hospital", centre, "Clinic", "Health", "Hospice", "Surgery", "Infirmary"],
                            weights=[50, 15, 12, 8, 4, 6 if locale == "UK" else 1, 2 if locale == "UK" else 0])[0]
         return f"{_proper_phrase(rng, 'hospital')} {kind}"
@@ -135,6 +138,8 @@ class CompanyGenerator(SurrogateGenerator):
         return replace_proper_words(original, ctx, words("organisations", "company_types"), "company")
 
     def sample(self, rng: random.Random, locale: str | None, gender: str | None) -> str:
+        if rng.random() < INVENTED_SHARE:
+            return invented_company(rng, locale)
         suffix = rng.choice(words("organisations", "company_suffixes"))
         if locale == "AU" and suffix in ("Ltd", "Limited"):
             suffix = "Pty Ltd"
@@ -153,6 +158,8 @@ class OrganisationGenerator(SurrogateGenerator):
         return replace_proper_words(original, ctx, words("organisations", "organisation_types"), "other")
 
     def sample(self, rng: random.Random, locale: str | None, gender: str | None) -> str:
+        if rng.random() < INVENTED_SHARE:
+            return invented_organisation(rng, locale)
         place = rng.choice(load("organisations")["places"])
         return rng.choice([f"{place} District Council", f"University of {place}", f"{place} High School",
                            f"{place} Community Trust", f"{place} Rugby Club", f"{place} Baptist Church",

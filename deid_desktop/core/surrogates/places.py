@@ -19,6 +19,7 @@ from ..categories import Category
 from .base import SurrogateContext, SurrogateGenerator, register
 from .casing import match_style
 from .keys import distinct, normalise_key
+from .invented import INVENTED_SHARE, invented_place, invented_site, invented_street
 from .resources import load, words
 from .shape import randomise_shape
 
@@ -313,10 +314,13 @@ class StreetGenerator(_LocationGenerator):
         number = str(rng.choice([rng.randint(1, 99), rng.randint(1, 999), rng.randint(100, 9999)]))
         if loc in ("NZ", "AU") and rng.random() < 0.1:
             number += rng.choice("ABC")
-        name = rng.choice(words("places", "streets.single") + words("places", "streets.double"))
-        kind = rng.choice(["Street", "Road", "Avenue", "Lane", "Drive", "Crescent", "Place", "Terrace",
-                           "Way", "Close", "Court", "St", "Rd", "Ave", "Dr"])
-        street = f"{number} {name} {kind}"
+        if rng.random() < INVENTED_SHARE:
+            street = f"{number} {invented_street(rng, loc)}"
+        else:
+            name = rng.choice(words("places", "streets.single") + words("places", "streets.double"))
+            kind = rng.choice(["Street", "Road", "Avenue", "Lane", "Drive", "Crescent", "Place", "Terrace",
+                               "Way", "Close", "Court", "St", "Rd", "Ave", "Dr"])
+            street = f"{number} {name} {kind}"
         unit = rng.random()
         if unit < 0.08:
             return f"Flat {rng.randint(1, 30)}, {street}"
@@ -333,7 +337,10 @@ class CityGenerator(_LocationGenerator):
     kind = "CITY"
 
     def sample(self, rng: random.Random, locale: str | None, gender: str | None) -> str:
-        return rng.choice(country_places(locale or rng.choice(COUNTRIES)).cities)
+        loc = locale or rng.choice(COUNTRIES)
+        if rng.random() < INVENTED_SHARE:
+            return invented_place(rng, loc)
+        return rng.choice(country_places(loc).cities)
 
 
 @register
@@ -380,6 +387,8 @@ class PlaceGenerator(_LocationGenerator):
     fallback = True
 
     def sample(self, rng: random.Random, locale: str | None, gender: str | None) -> str:
+        if rng.random() < INVENTED_SHARE:
+            return invented_site(rng, locale)
         place = rng.choice(load("organisations")["places"])
         kind = rng.choice(["Retirement Village", "Nursing Home", "Shopping Centre", "Park",
                            "Community Hall", "Marae", "Beach", "Primary School", "Lodge"])

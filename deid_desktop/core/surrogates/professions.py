@@ -9,6 +9,7 @@ from ..categories import Category
 from .base import SurrogateContext, SurrogateGenerator, register
 from .casing import case_pattern
 from .keys import distinct, normalise_key
+from .invented import INVENTED_SHARE, invented_profession
 from .resources import words
 
 # Words in front of an occupation that say nothing about who the person is.
@@ -40,4 +41,6 @@ class ProfessionGenerator(SurrogateGenerator):
         return head + new
 
     def sample(self, rng: random.Random, locale: str | None, gender: str | None) -> str:
+        if rng.random() < INVENTED_SHARE:
+            return invented_profession(rng)
         return rng.choice(words("professions", "professions"))
