@@ -182,3 +182,39 @@ def test_dates_record_numbers_and_titled_names_stay(guard, text, value, category
 def test_a_short_piece_of_a_longer_number_stays(guard, text, value):
     span = span_of(text, value, Category.ID)
     assert guard.filter(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("GCS 14/15 on arrival.", "14/15", Category.DATE),
+        ("ESS 16/24, snores.", "16/24", Category.DATE),
+        ("VA R 6/12 6/18 with pinhole.", "6/12 6/18", Category.DATE),
+        ("Pain 5/10 at rest.", "5/10", Category.DATE),
+        ("Antibiotics for 7/7 then review.", "7/7", Category.DATE),
+        ("Height on the 50th centile.", "50th", Category.DATE),
+        ("Fracture (ICD-10 S62.6).", "S62.6", Category.ID),
+        ("BRCA1 c.4388T>G variant.", "4388T", Category.ID),
+        ("BRCA1 c.68_69delAG.", "68_69delAG", Category.ID),
+        ("Contact by email only.", "email", Category.CONTACT),
+        ("Seen at the Clinic today.", "Clinic", Category.ORGANIZATION),
+    ],
+)
+def test_scores_codes_variants_and_kind_words_are_not_phi(guard, text, value, category):
+    assert guard.filter(text, [span_of(text, value, category)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Booked for 12/03 at 10am.", "12/03", Category.DATE),
+        ("Seen on 5/10, pain improved.", "5/10", Category.DATE),
+        ("Born on the 25th.", "25th", Category.DATE),
+        ("MRN A12345678.", "A12345678", Category.ID),
+        ("Email a.ngata@hauora.nz.", "a.ngata@hauora.nz", Category.CONTACT),
+        ("Seen at Pukeatua Clinic.", "Pukeatua Clinic", Category.ORGANIZATION),
+    ],
+)
+def test_dates_ids_contacts_and_named_bodies_beside_those_stay(guard, text, value, category):
+    span = span_of(text, value, category)
+    assert guard.filter(text, [span]) == [span]

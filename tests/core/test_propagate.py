@@ -96,3 +96,9 @@ def test_the_ensemble_propagates_unless_its_configuration_says_not_to():
     assert [text[s.start : s.end] for s in on.detect(text)] == ["Ngāpera Tūhoe-Walker", "Ngāpera"]
     assert [text[s.start : s.end] for s in off.detect(text)] == ["Ngāpera Tūhoe-Walker"]
     assert EnsembleConfig.from_dict({"ensemble": {"propagate": False}, "member": [{"name": "m", "type": "rules"}]}).propagate is False
+
+
+def test_a_lower_case_name_is_not_repeated(prop):
+    text = "Wound: slough 60%. slough reduced. spoke w/ dtr aroha; Aroha to visit."
+    out = prop.propagate(text, [at(text, "slough")])
+    assert found(text, out) == [("slough", "NAME")]

@@ -9,7 +9,11 @@ a unit follows it ("15 pack-years", "82 kg", "20 units"), and a bare number labe
 when a duration follows it ("diabetic for 12 years" is no date). Nor are clock times
 ("02:29"), blood pressures ("168/92", where no date has a part over 31), a bare DATE number
 that no day or year can be ("104"), or a bare ID of three digits or fewer (a pulse, a
-glucose, a bed; record numbers are longer).
+glucose, a bed; record numbers are longer). A score, a visual acuity or a fraction of a
+week after its label ("GCS 14/15", "VA 6/12", "pain 5/10", "for 7/7") is no date, nor is an
+ordinal no day can be ("50th centile"); a diagnosis code ("S62.6") or a gene variant
+("c.4388T>G") is no record number; a "contact" without a digit, "@" or a dot is no contact;
+and a lone word that only says what kind of body it is ("Clinic", "Audiology") names none.
 """
 
 from __future__ import annotations
@@ -57,6 +61,42 @@ def _is_pressure(value: str) -> bool:
     return 50 <= high <= 300 and 20 <= low <= 200 and high > low
 
 
+_SCORE_LABEL = re.compile(
+    r"(?:GCS|ESS|Epworth|MoCA|MMSE|AMTS|ACE-?III|pain|VAS|NRS|score[ds]?|VA|acuity|Snellen|power|"
+    r"Apgars?|K10|PHQ-?9|GAD-?7|AUDIT(?:-C)?|NEWS2?|ECOG|Waterlow|Braden|Barthel|MRC|strength|grade|"
+    r"rated|scored|out of)[\s:=]*(?:[RL]\s*)?$",
+    re.IGNORECASE,
+)
+# UK shorthand for a span of days, weeks or months: "for 7/7", "x 3/52", "over 6/12"
+_DURATION_LABEL = re.compile(r"(?:for|x|over|within|past|last)\s*$", re.IGNORECASE)
+_DURATION = re.compile(r"\d{1,2}/(?:7|52|12)")
+_FRACTION = re.compile(r"\d{1,2}\s*/\s*\d{1,2}(?:\s+\d{1,2}\s*/\s*\d{1,2})?")
+_ORDINAL = re.compile(r"(\d{1,3})(?:st|nd|rd|th)", re.IGNORECASE)
+_ICD10 = re.compile(r"[A-TV-Z]\d{2}\.\d{1,4}[A-Z]?")
+
+
+def _is_not_a_date_or_id(text: str, span: Span) -> bool:
+    """A DATE that is a score, an acuity, a fraction of a week or month, or a centile; an
+    ID that is a diagnosis code or a gene variant; a CONTACT with nothing to call or write to."""
+    value = text[span.start : span.end]
+    if span.category == Category.DATE:
+        before = text[max(0, span.start - 16) : span.start]
+        if _FRACTION.fullmatch(value) and _SCORE_LABEL.search(before):
+            return True
+        if _DURATION.fullmatch(value) and _DURATION_LABEL.search(before):
+            return True
+        m = _ORDINAL.fullmatch(value)
+        return m is not None and int(m.group(1)) > 31
+    if span.category == Category.ID:
+        if _ICD10.fullmatch(value):
+            return True
+        before, after = text[max(0, span.start - 2) : span.start], text[span.end : span.end + 1]
+        return before.endswith(("c.", "p.", "g.")) or after == ">" or bool(re.search(r"\d+_\d+(?:del|dup|ins)", value))
+    if span.category == Category.CONTACT:
+        return not any(c.isdigit() or c in "@." for c in value)
+    return False
+
+
 def _is_quantity(text: str, span: Span) -> bool:
     """A number labelled AGE, DATE or ID that is really an amount, a duration, a time or a
     vital sign."""
@@ -80,6 +120,19 @@ def _is_quantity(text: str, span: Span) -> bool:
             return True  # no day; a year has four digits
         return _AFTER_DURATION.match(text, span.end) is not None
     return False
+
+
+@lru_cache(maxsize=1)
+def _kind_words() -> frozenset[str]:
+    from ..surrogates.resources import words
+
+    names = ("hospital_types", "organisation_types", "company_types")
+    return frozenset(w.casefold() for n in names for w in words("organisations", n)) - {"&", "of", "and", "the", "for"}
+
+
+def _only_kind_word(value: str) -> bool:
+    parts = value.split()
+    return len(parts) == 1 and parts[0].casefold() in _kind_words()
 
 
 def _token_pattern(token: str, alone: bool) -> str:
@@ -159,5 +212,7 @@ class ClinicalTermGuard:
         return [
             s for s in spans
             if not _is_quantity(text, s)
+            and not _is_not_a_date_or_id(text, s)
+            and not (s.category == Category.ORGANIZATION and _only_kind_word(text[s.start : s.end]))
             and (s.category not in GUARDED_CATEGORIES or not self.covers(text, s.start, s.end))
         ]

@@ -14,7 +14,8 @@ or alone ("Androulla (wife, 76)", "Nikolino (2)") becomes an age.
 Caution where a name is also an ordinary word: parts that are common English words ("Will",
 "Grace", "Brown") or words that open headings and fields are matched only with the same
 capitals and not at the start of a sentence or line; guarded clinical terms are never
-propagated. Spans added here carry the source ``propagation``.
+propagated, and a name found only in lower case ("slough" in a wound chart read as a name) is
+not repeated. Spans added here carry the source ``propagation``.
 """
 
 from __future__ import annotations
@@ -109,6 +110,8 @@ class Propagator:
         for s in spans:
             value = text[s.start : s.end]
             if s.category == Category.NAME:
+                if value.islower():
+                    continue  # a lower-case "name" is the vote's weakest kind; do not repeat it
                 for part in _parts(value):
                     found.setdefault((part, False), s)
             elif s.category in (Category.ORGANIZATION, Category.LOCATION) and len(value.strip()) >= _MIN_WHOLE:
