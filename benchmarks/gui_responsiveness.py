@@ -75,6 +75,16 @@ class StallMeter:
         self._last = now
 
 
+def wait_until_idle(window) -> None:
+    """Turn the event loop until the window has no work left. A local loop, not app.exec():
+    QApplication.quit() closes every window first in Qt 6, and a closed window starts no work."""
+    from PySide6.QtCore import QEventLoop
+
+    loop = QEventLoop()
+    window.run_when_idle(loop.quit)
+    loop.exec()
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--ensemble", help="ensemble TOML (default: the shipped default ensemble)")
@@ -102,16 +112,14 @@ def main() -> int:
         window.resize(1280, 800)
         window.show()
         # Load the detector first so the measurement is about detecting, not model loading.
-        window.run_when_idle(app.quit)
-        app.exec()
+        wait_until_idle(window)
         detector = window.detector_label.text()
 
         meter = StallMeter()
         meter.start()
         t0 = time.perf_counter()
         window.import_paths([note])
-        window.run_when_idle(app.quit)
-        app.exec()
+        wait_until_idle(window)
         wall = time.perf_counter() - t0
         meter.stop()
         (row,) = workspace.list_documents()
