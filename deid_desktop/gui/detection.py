@@ -15,6 +15,7 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
+
 def rules_only_no_model() -> str:
     from ..core.paths import build_model_command
 

@@ -102,3 +102,14 @@ def test_a_lower_case_name_is_not_repeated(prop):
     text = "Wound: slough 60%. slough reduced. spoke w/ dtr aroha; Aroha to visit."
     out = prop.propagate(text, [at(text, "slough")])
     assert found(text, out) == [("slough", "NAME")]
+
+
+def test_occupied_stretches():
+    from deid_desktop.core.detect.propagate import _Occupied
+
+    occ = _Occupied([Span(10, 20, Category.NAME), Span(15, 30, Category.NAME), Span(40, 45, Category.DATE)])
+    assert [occ.free(a, b) for a, b in [(0, 10), (5, 11), (29, 31), (30, 40), (44, 50), (45, 60)]] == [
+        True, False, False, True, False, True,
+    ]
+    occ.add(32, 35)
+    assert not occ.free(34, 36) and occ.free(35, 40)

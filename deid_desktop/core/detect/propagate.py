@@ -21,6 +21,7 @@ not repeated. Spans added here carry the source ``propagation``.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Iterable
 
 from ..categories import Category
@@ -51,6 +52,32 @@ _AGE_IN_BRACKETS = re.compile(
 )
 
 
+class _Occupied:
+    """The stretches of text already covered by a span: is [a, b) free? (bisect, so a long
+    document with thousands of spans is not checked pair by pair)."""
+
+    def __init__(self, spans: Iterable[Span]) -> None:
+        self._starts: list[int] = []
+        self._ends: list[int] = []
+        for s in sorted(spans, key=lambda s: s.start):
+            if self._ends and s.start < self._ends[-1]:
+                self._ends[-1] = max(self._ends[-1], s.end)  # overlapping spans: one stretch
+            else:
+                self._starts.append(s.start)
+                self._ends.append(s.end)
+
+    def free(self, a: int, b: int) -> bool:
+        i = bisect_right(self._starts, a)
+        if i and self._ends[i - 1] > a:
+            return False
+        return i == len(self._starts) or self._starts[i] >= b
+
+    def add(self, a: int, b: int) -> None:
+        i = bisect_right(self._starts, a)
+        self._starts.insert(i, a)
+        self._ends.insert(i, b)
+
+
 def _initials(name: str) -> str:
     return "".join(w[0] for w in re.split(r"[\s\-]+", name) if w and w[0].isalpha()).upper()
 
@@ -78,7 +105,7 @@ class Propagator:
     def _beside_names(self, text: str, spans: list[Span]) -> tuple[list[Span], dict[str, Span]]:
         """Initials, short forms and ages in brackets right after found names: (new spans,
         alias text -> the name span it belongs to)."""
-        taken = [(s.start, s.end) for s in spans]
+        taken = _Occupied(spans)
         added: list[Span] = []
         aliases: dict[str, Span] = {}
         for s in spans:
@@ -88,7 +115,7 @@ class Propagator:
             if m is None:
                 continue
             a, b = m.span(1)
-            if any(x < b and a < y for x, y in taken):
+            if not taken.free(a, b):
                 continue
             inner, name = m.group(1), text[s.start : s.end]
             age = _AGE_IN_BRACKETS.fullmatch(inner)
@@ -128,13 +155,13 @@ class Propagator:
     def _spread(self, text: str, spans: list[Span], found: dict[tuple[str, bool], Span]) -> list[Span]:
         if not found:
             return spans
-        taken = sorted((s.start, s.end) for s in spans)
+        taken = _Occupied(spans)
         added: list[Span] = []
         for (value, whole), origin in found.items():
             rx, exact_only = self._pattern(value) if not whole else (re.compile(rf"(?<!\w){re.escape(value)}(?!\w)"), True)
             for m in rx.finditer(text):
                 a, b = m.span()
-                if any(x < b and a < y for x, y in taken):
+                if not taken.free(a, b):
                     continue
                 if exact_only and not whole and _SENTENCE_START.search(text[max(0, a - 4) : a]):
                     continue  # "Will you …" at a sentence start is not the patient Will
@@ -142,5 +169,5 @@ class Propagator:
                 if self.guard is not None and not self.guard.filter(text, [new]):
                     continue
                 added.append(new)
-                taken.append((a, b))
+                taken.add(a, b)
         return sort_spans(spans + added) if added else spans
