@@ -230,8 +230,7 @@ class ExportDialog(QDialog):
         worker.done.connect(self._on_done)
         worker.failed.connect(self._on_failed)
         self._worker = worker
-        self._thread = start_in_thread(self, worker)
-        self._thread.finished.connect(self._on_thread_finished)
+        self._thread = start_in_thread(self, worker, self._on_thread_finished)
         return True
 
     def cancel(self) -> None:

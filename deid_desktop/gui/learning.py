@@ -146,10 +146,11 @@ class Background(QObject):
         worker = CallWorker(fn, what)
         worker.done.connect(on_done, Qt.ConnectionType.QueuedConnection)
         worker.failed.connect(on_failed, Qt.ConnectionType.QueuedConnection)
-        thread = start_in_thread(self, worker)
-        pair = (worker, thread)
-        self.running.append(pair)
-        thread.finished.connect(lambda: self.running.remove(pair) if pair in self.running else None)
+        # _reap is a method of this QObject, so it runs on the GUI thread, after this append.
+        self.running.append((worker, start_in_thread(self, worker, self._reap)))
+
+    def _reap(self) -> None:
+        self.running = [(w, t) for w, t in self.running if not t.isFinished()]
 
     @property
     def busy(self) -> bool:

@@ -439,8 +439,7 @@ class MainWindow(QMainWindow):
         worker.skipped.connect(self._on_import_skipped)
         worker.loaded.connect(self._on_file_loaded)
         worker.failed_file.connect(self._on_file_failed)
-        thread = start_in_thread(self, worker)
-        thread.finished.connect(self._on_import_finished)
+        thread = start_in_thread(self, worker, self._on_import_finished)
         self._import = (worker, thread)
         self._show_progress("Reading files", 0)
 
@@ -541,8 +540,7 @@ class MainWindow(QMainWindow):
         worker.document_failed.connect(self._on_detect_failed)
         worker.failed.connect(self._on_detector_failed)
         worker.summary.connect(self._on_detection_summary)
-        thread = start_in_thread(self, worker)
-        thread.finished.connect(self._on_detection_thread_finished)
+        thread = start_in_thread(self, worker, self._on_detection_thread_finished)
         self._detect = (worker, thread, ids)
         self._show_progress("Loading the detector", 0 if not self.provider.built else len(ids))
 

@@ -13,7 +13,7 @@ import logging
 import threading
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
@@ -49,9 +49,10 @@ class Worker(QObject):
         return self._stop.is_set()
 
 
-def start_in_thread(owner: QObject, worker: Worker) -> QThread:
+def start_in_thread(owner: QObject, worker: Worker, on_finished: Callable[[], None] | None = None) -> QThread:
     """Run ``worker.run`` on a new thread owned by ``owner``; the thread quits when the
-    worker emits ``finished``. The caller keeps references to both until then."""
+    worker emits ``finished``, and ``on_finished`` runs on the GUI thread once it has ended.
+    The caller keeps references to both until then."""
     thread = QThread(owner)
     worker.moveToThread(thread)
     thread.started.connect(worker.run)
@@ -59,6 +60,10 @@ def start_in_thread(owner: QObject, worker: Worker) -> QThread:
     # thread's event loop turns, so a window waiting on the thread (closing, switching
     # workspaces) would wait out its whole timeout for work that had already ended.
     worker.finished.connect(thread.quit, Qt.ConnectionType.DirectConnection)
+    # Connected before start: a short job can end before this function returns, and a
+    # finished signal emitted before anyone listens is lost (the window then stays busy).
+    if on_finished is not None:
+        thread.finished.connect(on_finished)
     thread.start()
     return thread
 
