@@ -81,9 +81,9 @@ def fit_validation_weights(ens: Ensemble, n_val: int) -> tuple[int, str]:
     return len(val), best
 
 
-def score_detectors(ens: Ensemble, test: list) -> tuple[dict[str, dict], float]:
+def score_detectors(ens: Ensemble, test: list) -> tuple[dict[str, dict], float, list[dict]]:
     """Every member alone and the ensemble under each strategy, on the same member outputs.
-    Returns (results by detector, seconds the members took)."""
+    Returns (results by detector, seconds the members took, each document's member spans)."""
     t0 = time.perf_counter()
     by_member = ens.member_spans([d.text for d in test])
     t_members = time.perf_counter() - t0
@@ -93,7 +93,7 @@ def score_detectors(ens: Ensemble, test: list) -> tuple[dict[str, dict], float]:
     for strategy in ("union", "majority", "soft_vote"):
         preds = [ens.combine(d.text, m, strategy) for d, m in zip(test, by_member)]
         results[f"ensemble: {strategy}"] = evaluate(test, preds)
-    return results, t_members
+    return results, t_members, by_member
 
 
 def main() -> int:
@@ -110,7 +110,7 @@ def main() -> int:
     test = [as_gold(d, i) for i, d in enumerate(generate_corpus(args.n, seed=2024, split="heldout"))]
     splits = load_splits()
     n_val, best = fit_validation_weights(ens, args.val)
-    results, t_members = score_detectors(ens, test)
+    results, t_members, _ = score_detectors(ens, test)
 
     # throughput of the full default ensemble (detect_many = members + combination)
     texts = [d.text for d in test]

@@ -78,8 +78,10 @@ def main() -> int:
         return 2
     n_val, best = fit_validation_weights(ens, args.val)
     default = ens.config.strategy
-    results, dev_results = score_detectors(ens, test)[0], score_detectors(ens, dev)[0]
-    preds = ens.detect_many([d.text for d in test])
+    # the default ensemble's output is combined from the member spans already computed
+    results, _, test_members = score_detectors(ens, test)
+    dev_results, _, dev_members = score_detectors(ens, dev)
+    preds = [ens.combine(d.text, m) for d, m in zip(test, test_members)]
     missed = misses(test, preds)
 
     lines = [row(k, v) for k, v in results.items()]
@@ -93,7 +95,7 @@ def main() -> int:
     for l in HEADER + [row(k, v) for k, v in dev_results.items()]:
         print(l)
     if args.show_misses:  # the development half only
-        for d, spans in zip(dev, ens.detect_many([d.text for d in dev])):
+        for d, spans in zip(dev, (ens.combine(d.text, m) for d, m in zip(dev, dev_members))):
             for g in d.spans:
                 if not any(s.start < g.end and g.start < s.end for s in spans):
                     print(f"  miss {d.id}: {g.category.value} {d.text[g.start:g.end]!r}")
