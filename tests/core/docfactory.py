@@ -36,7 +36,7 @@ class DocxBuilder:
 
     def __init__(self) -> None:
         self.doc = docx.Document()
-        self._extra_parts: dict[str, tuple[bytes, str]] = {}
+        self._extra_parts: dict[str, tuple[bytes, str | None]] = {}
         self._footnotes: list[str] = []
         self._endnotes: list[str] = []
         self._app: dict[str, str] = {}
@@ -159,6 +159,64 @@ class DocxBuilder:
             f"<w:r><w:t>{result}</w:t></w:r>"
             '<w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>'
         )
+
+    def complex_field(self, label: str, instr: str, result: str) -> None:
+        """A field as Word writes most of them: begin, instruction, separate, result, end."""
+        self.raw(
+            f'<w:p {nsdecls("w")}><w:r><w:t xml:space="preserve">{label}</w:t></w:r>'
+            '<w:r><w:fldChar w:fldCharType="begin"/></w:r>'
+            f'<w:r><w:instrText xml:space="preserve"> {instr} </w:instrText></w:r>'
+            '<w:r><w:fldChar w:fldCharType="separate"/></w:r>'
+            f"<w:r><w:t>{result}</w:t></w:r>"
+            '<w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>'
+        )
+
+    def bookmark(self, name: str, text: str, bookmark_id: int) -> None:
+        self.raw(
+            f'<w:p {nsdecls("w")}><w:bookmarkStart w:id="{bookmark_id}" w:name="{name}"/>'
+            f'<w:r><w:t xml:space="preserve">{text}</w:t></w:r><w:bookmarkEnd w:id="{bookmark_id}"/></w:p>'
+        )
+
+    def internal_link(self, text: str, anchor: str) -> None:
+        """A hyperlink to a bookmark of the same document (w:anchor, no relationship)."""
+        self.raw(
+            f'<w:p {nsdecls("w")}><w:hyperlink w:anchor="{anchor}" w:history="1"><w:r>'
+            f'<w:rPr><w:rStyle w:val="Hyperlink"/></w:rPr><w:t xml:space="preserve">{text}</w:t></w:r></w:hyperlink></w:p>'
+        )
+
+    def tagged_control(self, label: str, value: str, tag: str, alias: str) -> None:
+        """A plain-text content control whose tag and alias (its title) are set by hand."""
+        self.raw(
+            f'<w:p {nsdecls("w")}><w:r><w:t xml:space="preserve">{label}</w:t></w:r>'
+            f'<w:sdt><w:sdtPr><w:alias w:val="{alias}"/><w:tag w:val="{tag}"/><w:text/></w:sdtPr>'
+            f"<w:sdtContent><w:r><w:t>{value}</w:t></w:r></w:sdtContent></w:sdt></w:p>"
+        )
+
+    def styled_paragraph(self, text: str, style_id: str, style_name: str):
+        """A paragraph in a new paragraph style with the given id and display name."""
+        from docx.enum.style import WD_STYLE_TYPE
+
+        style = self.doc.styles.add_style(style_name, WD_STYLE_TYPE.PARAGRAPH)
+        style.base_style = self.doc.styles["Normal"]
+        style.element.set(f"{{{W_NS}}}styleId", style_id)
+        p = self.doc.add_paragraph(text)
+        p._p.get_or_add_pPr().get_or_add_pStyle().set(f"{{{W_NS}}}val", style_id)
+        return p
+
+    def image(self, data: bytes, part_name: str) -> None:
+        """A picture from the given file bytes, stored under the given part name (Word keeps
+        the name of the file that was inserted in some versions and tools)."""
+        from docx.opc.packuri import PackURI
+
+        run = self.doc.add_paragraph().add_run()
+        shape = run.add_picture(io.BytesIO(data), width=Pt(40))
+        rid = shape._inline.graphic.graphicData.pic.blipFill.blip.embed
+        self.doc.part.related_parts[rid].partname = PackURI("/" + part_name)
+
+    def package_part(self, name: str, data: bytes, rel_type: str | None = None) -> None:
+        """An extra part; with ``rel_type`` the main document relates to it, without it
+        nothing references it (an orphan part)."""
+        self._extra_parts[name] = (data, rel_type)
 
     def simple_field(self, instr: str, result: str) -> None:
         self.raw(
@@ -293,7 +351,8 @@ class _PackageEditor:
             self._settings(b._settings_xml, b._settings_rels)
         for name, (data, rel_type) in b._extra_parts.items():
             self.parts[name] = data
-            self._relate("word/_rels/document.xml.rels", rel_type, "../" + name)
+            if rel_type is not None:
+                self._relate("word/_rels/document.xml.rels", rel_type, "../" + name)
         buf = io.BytesIO()
         with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
             for name, data in self.parts.items():
@@ -369,6 +428,44 @@ class _PackageEditor:
         xml = self.parts["[Content_Types].xml"].decode("utf-8")
         xml = xml.replace("</Types>", f'<Override PartName="/{name}" ContentType="{content_type}"/></Types>')
         self.parts["[Content_Types].xml"] = xml.encode("utf-8")
+
+
+def jpeg_with_metadata(size: tuple[int, int], *, description: str, artist: str, xmp_text: str) -> bytes:
+    """A JPEG as a phone camera writes it: EXIF description, artist and GPS position, an
+    XMP packet and a comment."""
+    exif = Image.Exif()
+    exif[0x010E] = description  # ImageDescription
+    exif[0x013B] = artist  # Artist
+    exif[0x8825] = {1: "S", 2: (37.0, 47.0, 12.0), 3: "E", 4: (175.0, 17.0, 3.0)}  # GPS IFD
+    xmp = (
+        '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+        f'<rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>{xmp_text}</dc:creator>'
+        "</rdf:Description></rdf:RDF></x:xmpmeta>"
+    ).encode("utf-8")
+    buf = io.BytesIO()
+    _striped(size).save(buf, format="JPEG", exif=exif.tobytes(), xmp=xmp, comment=description.encode("utf-8"))
+    return buf.getvalue()
+
+
+def png_with_metadata(size: tuple[int, int], *, text: str, itxt: str, xmp_text: str) -> bytes:
+    """A PNG with tEXt, compressed iTXt and XMP (iTXt "XML:com.adobe.xmp") chunks."""
+    from PIL import PngImagePlugin
+
+    info = PngImagePlugin.PngInfo()
+    info.add_text("Author", text)
+    info.add_itxt("Description", itxt, zip=True)
+    info.add_itxt("XML:com.adobe.xmp", f"<x:xmpmeta><dc:creator>{xmp_text}</dc:creator></x:xmpmeta>")
+    buf = io.BytesIO()
+    _striped(size).save(buf, format="PNG", pnginfo=info)
+    return buf.getvalue()
+
+
+def _striped(size: tuple[int, int]) -> Image.Image:
+    img = Image.new("RGB", size, (240, 240, 240))
+    for x in range(0, size[0], 4):
+        for y in range(size[1]):
+            img.putpixel((x, y), (200, 30, 30))
+    return img
 
 
 def docx_parts(data: bytes) -> dict[str, bytes]:

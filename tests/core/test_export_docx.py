@@ -13,7 +13,7 @@ from deid_desktop.core.documents.export import write_document
 from deid_desktop.core.documents.ingest import load_document
 from deid_desktop.core.errors import ExportError
 
-from .docfactory import DocxBuilder, docx_parts, find_leaks, replacements_for
+from .docfactory import W_NS, DocxBuilder, docx_parts, find_leaks, replacements_for
 
 SURROGATES = {
     "Mere Parata": "Ana Lewis",
@@ -223,3 +223,191 @@ def test_macro_enabled_document_is_written_as_a_plain_docx_without_macros(tmp_pa
     assert b"macroEnabled" not in parts["[Content_Types].xml"]
     assert find_leaks(list(parts.values()), ["Mere Parata"]) == []
     assert docx.Document(str(out)).paragraphs[0].text == "Macro document for Ana Lewis"
+
+
+# --------------------------------------------------------------------------- hidden corners
+# A letter named after its patient, with the name, NHI and phone also placed where no text
+# is shown: identifiers in attributes, field instructions, style and part names, parts
+# nothing references, unknown binaries, and picture metadata.
+
+HOSTILE_SURROGATES = {
+    "Tevita Fifita": "Ana Lewis",
+    "Tevita": "Ana",
+    "ZAC5361": "QRS9876",
+    "021 555 0147": "027 555 0199",
+    "14/02/2024": "03/05/2024",
+}
+HOSTILE_SEARCHED = [
+    "Tevita", "Fifita", "ZAC5361", "021 555 0147", "0215550147", "021-555-0147", "14/02/2024",
+    "Tevita_Fifita", "TevitaFifita", "tevita-fifita",
+]
+_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+JPEG_SIZE, PNG_SIZE = (64, 48), (40, 30)
+
+
+def _hostile(tmp_path):
+    from .docfactory import jpeg_with_metadata, png_with_metadata
+
+    b = DocxBuilder()
+    b.paragraph("Patient Tevita Fifita, NHI ZAC5361, phone 021 555 0147, seen 14/02/2024.")
+    b.paragraph("Tevita walked in.")
+    b.tagged_control("Name: ", "Tevita Fifita", tag="Tevita_Fifita", alias="TevitaFifita ZAC5361")
+    b.bookmark("_Tevita", "Wound history", 1)
+    b.bookmark("TevitaFifita_0215550147", "Contact details", 2)
+    b.complex_field("See ", "REF _Tevita \\h", "Wound history")
+    b.complex_field("On page ", "PAGEREF TevitaFifita_0215550147 \\h", "1")
+    b.complex_field("Figure ", "SEQ tevita-fifita \\* ARABIC", "1")
+    b.simple_field("REF _Tevita \\* MERGEFORMAT", "Wound history")
+    b.complex_field("Var ", "DOCVARIABLE Tevita_Fifita_ZAC5361", "x")
+    b.internal_link("Jump to contact details", "TevitaFifita_0215550147")
+    b.styled_paragraph("A styled line.", "TevitaFifitaLetter", "Tevita Fifita letter")
+    b.image(
+        png_with_metadata(PNG_SIZE, text="Tevita Fifita", itxt="NHI ZAC5361", xmp_text="TevitaFifita"),
+        "word/media/Tevita_Fifita_wound.png",
+    )
+    b.image(
+        jpeg_with_metadata(JPEG_SIZE, description="Tevita Fifita ZAC5361", artist="tevita-fifita", xmp_text="021 555 0147"),
+        "word/media/tevita-fifita-photo.jpeg",
+    )
+    b.package_part("word/orphan.xml", b"<note>Call 021 555 0147 on 14/02/2024 about Tevita</note>")
+    b.package_part("word/TevitaFifita.bin", b"\x00\x01Tevita Fifita ZAC5361\x00", f"{_REL}/unknownData")
+    return b.save(tmp_path / "Tevita_Fifita letter.docx")
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("docx_hostile")
+    source = _hostile(tmp_path)
+    doc = load_document(source)
+    reps = replacements_for(doc.text, HOSTILE_SURROGATES)
+    out = write_document(doc, reps, tmp_path / "released")
+    return source, doc, reps, out
+
+
+def test_hostile_file_really_holds_each_value_in_its_hidden_corners(hostile):
+    source, _, _, _ = hostile
+    parts = docx_parts(source.read_bytes())
+    names = " ".join(parts)
+    assert "Tevita_Fifita_wound.png" in names and "tevita-fifita-photo.jpeg" in names and "word/orphan.xml" in names
+    assert b"TevitaFifitaLetter" in parts["word/styles.xml"]
+    assert b"tevita-fifita" in parts["word/media/tevita-fifita-photo.jpeg"]  # the EXIF artist
+
+
+def test_no_value_survives_in_any_member_name_or_byte_of_the_package(hostile):
+    _, _, _, out = hostile
+    data = out.read_bytes()
+    parts = docx_parts(data)
+    blobs = [" ".join(parts).encode("utf-8"), *parts.values()]
+
+    assert find_leaks(blobs, HOSTILE_SEARCHED) == []
+    assert "word/orphan.xml" not in parts
+    assert not any(name.endswith(".bin") for name in parts)
+    assert not any(b"w:rsid" in blob for blob in parts.values())
+
+
+def test_hostile_output_opens_in_python_docx_with_the_surrogates_in_its_text(hostile):
+    _, doc, reps, out = hostile
+    opened = docx.Document(str(out))
+    text = "\n".join(p.text for p in opened.paragraphs)
+    assert "Patient Ana Lewis, NHI QRS9876, phone 027 555 0199, seen 03/05/2024." in text
+    assert "Ana walked in." in text
+    assert load_document(out).text == apply_replacements(doc.text, reps)
+
+
+def test_renamed_bookmarks_are_still_the_targets_of_refs_and_internal_links(hostile):
+    from lxml import etree
+
+    _, _, _, out = hostile
+    body = etree.fromstring(docx_parts(out.read_bytes())["word/document.xml"])
+    ns = {"w": W_NS}
+    bookmarks = {el.get(f"{{{W_NS}}}name") for el in body.iterfind(".//w:bookmarkStart", ns)}
+    assert bookmarks == {"_bm1", "bm2"}
+
+    instructions = ["".join(el.itertext()) for el in body.iterfind(".//w:instrText", ns)]
+    instructions += [el.get(f"{{{W_NS}}}instr") for el in body.iterfind(".//w:fldSimple", ns)]
+    refs = [i.split() for i in instructions if i.split()[0] in ("REF", "PAGEREF")]
+    assert sorted(r[0] for r in refs) == ["PAGEREF", "REF", "REF"]
+    assert all(r[1] in bookmarks for r in refs)
+    assert any(i.split()[:2] == ["SEQ", "seq1"] for i in instructions)
+    assert not any("DOCVARIABLE" in i for i in instructions)
+
+    anchors = [el.get(f"{{{W_NS}}}anchor") for el in body.iterfind(".//w:hyperlink", ns)]
+    assert anchors == ["bm2"]
+    # REF and the link lead to the same places as before
+    assert "REF _bm1" in " ".join(instructions) and "PAGEREF bm2" in " ".join(instructions)
+
+
+def test_content_control_tag_and_alias_and_a_phi_style_get_neutral_names(hostile):
+    _, _, _, out = hostile
+    opened = docx.Document(str(out))
+    styled = next(p for p in opened.paragraphs if p.text == "A styled line.")
+    assert styled.style.name == "Style 1" and styled.style.style_id == "Style1"
+    assert opened.styles["Normal"].style_id == "Normal"  # styles without PHI keep their names
+    body = docx_parts(out.read_bytes())["word/document.xml"].decode()
+    assert '<w:tag w:val="tag1"/>' in body and '<w:alias w:val="Field 1"/>' in body
+
+
+def test_pictures_keep_their_pixels_and_lose_every_metadata_chunk(hostile):
+    import io
+
+    from PIL import Image
+
+    _, _, _, out = hostile
+    opened = docx.Document(str(out))
+    images = [rel.target_part for rel in opened.part.rels.values() if rel.reltype.endswith("/image")]
+    assert sorted(p.partname for p in images) == ["/word/media/image1.png", "/word/media/image2.jpeg"]
+    sizes = {}
+    for part in images:
+        with Image.open(io.BytesIO(part.blob)) as im:
+            im.load()
+            sizes[im.format] = im.size
+            assert not set(im.info) & {"exif", "xmp", "XML:com.adobe.xmp", "icc_profile", "comment", "Author", "Description"}
+            assert len(im.getexif()) == 0
+    assert sizes == {"PNG": PNG_SIZE, "JPEG": JPEG_SIZE}
+    with Image.open(io.BytesIO(images[0].blob if images[0].partname.endswith("png") else images[1].blob)) as im:
+        assert im.convert("RGB").getpixel((0, 0)) == (200, 30, 30)
+
+
+def test_a_picture_that_cannot_be_decoded_becomes_a_grey_box_and_the_user_is_told(tmp_path):
+    from deid_desktop.core.documents.export import export_document
+
+    b = DocxBuilder()
+    b.paragraph("Drawing for Tevita Fifita")
+    b.picture("Drawing", "drawing.png")
+    source = b.save(tmp_path / "d.docx")
+    parts = docx_parts(source.read_bytes())
+    media = next(n for n in parts if n.startswith("word/media/"))
+    parts[media] = b"\x01\x00\x00\x00 EMF-like drawing naming Tevita Fifita"
+    _rezip(source, parts)
+    doc = load_document(source)
+
+    result = export_document(doc, replacements_for(doc.text, HOSTILE_SURROGATES), tmp_path / "d.deid.docx")
+
+    assert any("could not be re-encoded" in w for w in result.warnings)
+    out_parts = docx_parts(result.path.read_bytes())
+    assert find_leaks(list(out_parts.values()), ["Tevita"]) == []
+    assert "word/media/image1.png" in out_parts
+    assert docx.Document(str(result.path)).inline_shapes[0].type is not None
+
+
+def test_joined_forms_are_found_in_attributes_but_ordinary_words_are_left_alone(tmp_path):
+    b = DocxBuilder()
+    b.paragraph("Ann was seen for her annual review.")
+    b.watermark("Annual planning for Ann_Smith and annSmith")
+    doc = load_document(b.save(tmp_path / "w.docx"))
+    out = write_document(doc, [Replacement(0, 3, "Bea", "NAME")], tmp_path / "w.deid.docx")
+
+    header = next(v for k, v in docx_parts(out.read_bytes()).items() if k.startswith("word/header")).decode()
+    assert 'string="Annual planning for Bea_Smith and BeaSmith"' in header
+    assert "Bea was seen for her annual review." in [p.text for p in docx.Document(str(out)).paragraphs]
+
+
+def _rezip(path, parts: dict[str, bytes]) -> None:
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    path.write_bytes(buf.getvalue())

@@ -12,7 +12,7 @@ replaces any remaining occurrence of a replaced value anywhere in the XML.
 from __future__ import annotations
 
 import bisect
-import re
+import posixpath
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +22,7 @@ from lxml import etree
 from ..errors import ExportError, IngestError
 from . import docx_scrub as scrub
 from .docx_read import main_document_part
+from .images import placeholder, reencode
 from .docx_xml import (
     MC_FALLBACK,
     R_ID,
@@ -80,11 +81,7 @@ def write_docx(doc: Document, replacements: list[Replacement], out_path: str | P
         raise ExportError(out_path, f"the original Word file cannot be read again ({e.reason})", code="no_source") from None
 
     reps = sorted(replacements, key=lambda r: r.start)
-    originals = [doc.text[r.start : r.end] for r in reps]
-    surrogate_of: dict[str, str] = {}
-    for original, r in zip(originals, reps):
-        surrogate_of.setdefault(original.strip().casefold(), r.new_text)
-    residual = scrub.residual_pattern(originals)
+    residual = scrub.Residual((doc.text[r.start : r.end], r.new_text) for r in reps) or None
     new_texts = _segment_texts(doc, reps)
 
     by_part: dict[str, list[tuple[Segment, str | None]]] = defaultdict(list)
@@ -93,35 +90,110 @@ def write_docx(doc: Document, replacements: list[Replacement], out_path: str | P
         if part is not None:
             by_part[part].append((seg, new_texts.get(id(seg))))
 
+    # The package is reduced to what the writer understands before any part is edited, so
+    # references to what was dropped can be removed while each part is edited.
     _drop_unsafe_parts(pkg)
+    pkg.drop_unreachable_parts()
+    images = _image_parts(pkg)
+    roots = _parse_xml_parts(pkg, set(by_part), images, out_path)
+    notes = _clean_images(pkg, images)
+
+    names = scrub.NeutralNames.collect(roots.values(), residual)
     link_targets: dict[str, dict[str, _LinkText | None]] = {}
-    unparsable: list[str] = []
-    for name in list(pkg.parts):
-        if name == CONTENT_TYPES or not name.lower().endswith(_XML_SUFFIXES) or name.endswith(".rels"):
-            continue
-        if name.lower() in ("docprops/core.xml", "docprops/app.xml"):
-            continue
-        try:
-            root = parse_xml(pkg.parts[name])
-        except XmlRejected:
-            if name in by_part:
-                raise ExportError(out_path, "a part of the original Word file is not well-formed XML", code="no_source") from None
-            unparsable.append(name)  # not a part we read; dropped rather than copied unchecked
-            continue
+    for name, root in roots.items():
         mapped: set[etree._Element] = set()
         if name in by_part:
             mapped, link_targets[name] = _edit_story(doc, name, root, by_part[name], out_path)
-        _scrub_part(root, pkg, name)
+        _scrub_part(root, pkg, name, names)
         if residual is not None:
-            scrub.scrub_residual_text(root, residual, surrogate_of, mapped)
+            scrub.scrub_residual_text(root, residual, mapped)
         pkg.set(name, serialise_xml(root))
 
     _reset_properties(pkg)
     _plain_document_type(pkg, main)
-    for name in unparsable:
-        pkg.drop_part(name)
-    _rewrite_relationships(pkg, link_targets, residual, surrogate_of)
-    return pkg.to_bytes(), []
+    _neutral_part_names(pkg, residual)
+    pkg.tidy_content_types()
+    _rewrite_relationships(pkg, link_targets, residual)
+    return pkg.to_bytes(), notes
+
+
+def _parse_xml_parts(
+    pkg: OpcPackage, stories: set[str], images: set[str], out_path: str | Path
+) -> dict[str, etree._Element]:
+    """Every XML part the writer re-serialises, parsed. Parts it cannot parse and non-XML
+    parts other than pictures are dropped rather than copied unchecked (fonts, printer
+    settings, binaries of unknown kind)."""
+    roots: dict[str, etree._Element] = {}
+    for name in list(pkg.parts):
+        if name not in pkg.parts or name == CONTENT_TYPES or name.endswith(".rels") or name in images:
+            continue
+        if name.lower() in ("docprops/core.xml", "docprops/app.xml"):
+            continue  # replaced wholesale by _reset_properties
+        if not name.lower().endswith(_XML_SUFFIXES):
+            pkg.drop_part(name)
+            continue
+        try:
+            roots[name] = parse_xml(pkg.parts[name])
+        except XmlRejected:
+            if name in stories:
+                raise ExportError(out_path, "a part of the original Word file is not well-formed XML", code="no_source") from None
+            pkg.drop_part(name)
+    return roots
+
+
+def _image_parts(pkg: OpcPackage) -> set[str]:
+    """Parts a relationship names as a picture (bitmaps only; SVG pictures are XML and are
+    cleaned as XML)."""
+    found = set()
+    for rels in pkg.rels_parts():
+        for rel in pkg.relationships(source_of_rels(rels)):
+            name = None if rel.external or rel.kind != "image" else pkg.find(rel.target)
+            if name is not None and not name.lower().endswith(_XML_SUFFIXES):
+                found.add(name)
+    return found
+
+
+def _clean_images(pkg: OpcPackage, images: set[str]) -> list[str]:
+    """Each picture re-encoded from its pixels and named image1, image2... (a picture's
+    name is often the photo's file name); one that cannot be decoded becomes a plain grey
+    box. Returns a note for the user (counts only)."""
+    blanked = 0
+    taken = {name.lower() for name in pkg.parts}
+    n = 0
+    for name in sorted(images):
+        clean = reencode(pkg.parts[name])
+        if clean is None:
+            clean = placeholder()
+            blanked += 1
+        taken.discard(name.lower())
+        n += 1
+        while f"word/media/image{n}.{clean.extension}" in taken:
+            n += 1
+        new_name = f"word/media/image{n}.{clean.extension}"
+        taken.add(new_name)
+        pkg.set(name, clean.data)
+        pkg.rename_part(name, new_name)
+        pkg.set_content_type(new_name, clean.content_type)
+    if blanked:
+        return [f"{blanked} picture(s) could not be re-encoded without their metadata and were replaced by a grey box"]
+    return []
+
+
+def _neutral_part_names(pkg: OpcPackage, residual: scrub.Residual | None) -> None:
+    """Any part whose name holds a replaced value gets a neutral name."""
+    if residual is None:
+        return
+    n = 0
+    for name in list(pkg.parts):
+        if name == CONTENT_TYPES or name.endswith(".rels") or not residual.found_in_identifier(name):
+            continue
+        extension = posixpath.splitext(name)[1]
+        if residual.found_in_identifier(extension):
+            extension = ".xml"  # only XML parts and pictures (already renamed) are left
+        n += 1
+        while pkg.find(f"word/part{n}{extension}") is not None:
+            n += 1
+        pkg.rename_part(name, f"word/part{n}{extension}")
 
 
 def _segment_texts(doc: Document, reps: list[Replacement]) -> dict[int, str]:
@@ -240,11 +312,13 @@ def _resolve_link(target: str, link: _LinkText | None) -> str:
     return prefix + link.after if link.after else BLANK_TARGET
 
 
-def _scrub_part(root: etree._Element, pkg: OpcPackage, name: str) -> None:
+def _scrub_part(root: etree._Element, pkg: OpcPackage, name: str, names: scrub.NeutralNames) -> None:
     scrub.accept_tracked_changes(root)
     scrub.drop_fallbacks(root)
     scrub.remove_comment_anchors(root)
-    scrub.unlink_fields(root)
+    scrub.unlink_fields(root, names)
+    scrub.rename_identifiers(root, names)
+    scrub.strip_revision_ids(root)
     scrub.neutralise_drawing_text(root)
     scrub.drop_data_bindings(root)
     scrub.strip_settings(root)
@@ -304,23 +378,30 @@ def _plain_document_type(pkg: OpcPackage, main: str) -> None:
 def _rewrite_relationships(
     pkg: OpcPackage,
     link_targets: dict[str, dict[str, _LinkText | None]],
-    residual: re.Pattern[str] | None,
-    surrogate_of: dict[str, str],
+    residual: scrub.Residual | None,
 ) -> None:
     """External targets: a hyperlink keeps its target only when the target is the link's own
     visible text and that text was not replaced (it was reviewed); a replaced address gets
     its surrogate; anything else (template paths, linked files, links behind other words)
-    becomes about:blank, since its content was never shown for review."""
+    becomes about:blank, since its content was never shown for review. Internal targets
+    name parts, which are already neutral."""
     for rels in pkg.rels_parts():
         source = source_of_rels(rels)
         root = parse_xml(pkg.parts[rels])
         decisions = link_targets.get(source, {})
         for el in root.iter(f"{{{RELS_NS}}}Relationship"):
+            rid = el.get("Id", "")
+            if residual is not None:
+                el.set("Id", residual.identifier(rid))  # as the r:id attributes of the parts
             if el.get("TargetMode") != "External":
                 continue
             kind = el.get("Type", "").rstrip("/").rsplit("/", 1)[-1]
-            link = decisions.get(el.get("Id", "")) if kind == "hyperlink" else None
-            el.set("Target", _resolve_link(el.get("Target", ""), link))
-        if residual is not None:
-            scrub.scrub_residual_text(root, residual, surrogate_of, set())
+            link = decisions.get(rid) if kind == "hyperlink" else None
+            target = _resolve_link(el.get("Target", ""), link)
+            el.set("Target", residual.identifier(target) if residual is not None else target)
         pkg.parts[rels] = serialise_xml(root)
+    ct = pkg.find(CONTENT_TYPES)
+    if ct is not None and residual is not None:
+        root = parse_xml(pkg.parts[ct])
+        scrub.scrub_residual_text(root, residual, set())
+        pkg.parts[ct] = serialise_xml(root)

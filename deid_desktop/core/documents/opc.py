@@ -167,6 +167,113 @@ class OpcPackage:
                     el.getparent().remove(el)
             self.parts[ct] = serialise_xml(root)
 
+    def reachable_parts(self) -> set[str]:
+        """Stored names of the parts reachable through internal relationships from the
+        package root: the only parts a reader of the package ever opens."""
+        seen: set[str] = set()
+        stack = [""]
+        while stack:
+            for rel in self.relationships(stack.pop()):
+                found = None if rel.external else self.find(rel.target)
+                if found is not None and found not in seen:
+                    seen.add(found)
+                    stack.append(found)
+        return seen
+
+    def drop_unreachable_parts(self) -> None:
+        """Parts nothing references are never shown and never reviewed; they go, with the
+        relationship files of parts that are gone."""
+        keep = self.reachable_parts()
+        for name in list(self.parts):
+            if name == CONTENT_TYPES or name in keep:
+                continue
+            if name.endswith(".rels"):
+                source = source_of_rels(name)
+                if source == "" or self.find(source) in keep:
+                    continue
+            self._forget(name)
+        self.tidy_content_types()
+
+    def rename_part(self, old: str, new: str) -> None:
+        """Move a part to a new name; every relationship pointing at it, its own
+        relationships and its content-type override follow."""
+        found = self.find(old)
+        if found is None or found == new:
+            return
+        own_rels = self.find(rels_name(found))
+        own_rels_data = self.parts.get(own_rels) if own_rels else None
+        data = self.parts[found]
+        self._forget(found)
+        if own_rels is not None:
+            self._forget(own_rels)
+        self.set(new, data)
+        if own_rels_data is not None:
+            root = parse_xml(own_rels_data)
+            for el in root.iter(f"{{{RELS_NS}}}Relationship"):
+                if el.get("TargetMode") != "External":
+                    target = resolve_target(found, el.get("Target", ""))
+                    el.set("Target", relative_target(new, target))
+            self.set(rels_name(new), serialise_xml(root))
+        for rels in self.rels_parts():
+            source = source_of_rels(rels)
+            root = parse_xml(self.parts[rels])
+            changed = False
+            for el in root.iter(f"{{{RELS_NS}}}Relationship"):
+                if el.get("TargetMode") == "External":
+                    continue
+                if resolve_target(source, el.get("Target", "")).lower() == found.lower():
+                    el.set("Target", relative_target(source, new))
+                    changed = True
+            if changed:
+                self.parts[rels] = serialise_xml(root)
+        ct = self.find(CONTENT_TYPES)
+        if ct is not None:
+            root = parse_xml(self.parts[ct])
+            for el in root.iter(f"{{{CT_NS}}}Override"):
+                if el.get("PartName", "").lstrip("/").lower() == found.lower():
+                    el.set("PartName", "/" + new)
+            self.parts[ct] = serialise_xml(root)
+
+    def set_content_type(self, name: str, content_type: str) -> None:
+        """An override naming the part's type exactly (a re-encoded picture may change type)."""
+        ct = self.find(CONTENT_TYPES)
+        if ct is None:
+            return
+        root = parse_xml(self.parts[ct])
+        for el in list(root.iter(f"{{{CT_NS}}}Override")):
+            if el.get("PartName", "").lstrip("/").lower() == name.lower():
+                root.remove(el)
+        etree.SubElement(root, f"{{{CT_NS}}}Override", PartName="/" + name, ContentType=content_type)
+        self.parts[ct] = serialise_xml(root)
+
+    def tidy_content_types(self) -> None:
+        """Overrides only for parts that exist, defaults only for extensions in use (a
+        left-over entry would still name a removed part)."""
+        ct = self.find(CONTENT_TYPES)
+        if ct is None:
+            return
+        root = parse_xml(self.parts[ct])
+        overridden = set()
+        for el in list(root.iter(f"{{{CT_NS}}}Override")):
+            name = el.get("PartName", "").lstrip("/")
+            if self.find(name) is None:
+                root.remove(el)
+            else:
+                overridden.add(name.lower())
+        in_use = {
+            posixpath.splitext(name)[1].lstrip(".").lower()
+            for name in self.parts
+            if name != CONTENT_TYPES and name.lower() not in overridden
+        }
+        for el in list(root.iter(f"{{{CT_NS}}}Default")):
+            if el.get("Extension", "").lower() not in in_use:
+                root.remove(el)
+        self.parts[ct] = serialise_xml(root)
+
+    def _forget(self, name: str) -> None:
+        del self.parts[name]
+        del self._lower[name.lower()]
+
     def to_bytes(self) -> bytes:
         buf = io.BytesIO()
         names = sorted(self.parts, key=lambda n: n != CONTENT_TYPES)
@@ -184,6 +291,13 @@ def resolve_target(source: str, target: str) -> str:
         return posixpath.normpath(target.lstrip("/"))
     base = posixpath.dirname(source)
     return posixpath.normpath(posixpath.join(base, target)).lstrip("/")
+
+
+def relative_target(source: str, part: str) -> str:
+    """The relationship target that leads from ``source`` ("" for the package) to ``part``."""
+    if not source:
+        return part
+    return posixpath.relpath(part, posixpath.dirname(source) or ".")
 
 
 def source_of_rels(rels: str) -> str:

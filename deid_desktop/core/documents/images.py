@@ -1,0 +1,83 @@
+"""Pictures re-encoded from their pixels alone, so nothing but pixels leaves with them.
+
+A camera or scanner writes the patient's name, the author, GPS positions and dates into EXIF,
+XMP, ICC descriptions, JPEG comments and PNG text chunks. Copying only the pixel buffer into
+a fresh image and saving that drops every one of them, whatever the format hides them in;
+Pillow would otherwise carry some over (ICC profile, comments) from the decoded image.
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+from dataclasses import dataclass
+
+from PIL import Image, JpegImagePlugin
+
+# Output format, file extension and content type for each decoded format; anything else
+# (WebP, ICO, TIFF...) becomes PNG, which Word shows everywhere.
+_FORMATS = {
+    "PNG": ("PNG", "png", "image/png"),
+    "JPEG": ("JPEG", "jpeg", "image/jpeg"),
+    "MPO": ("JPEG", "jpeg", "image/jpeg"),
+    "GIF": ("GIF", "gif", "image/gif"),
+    "BMP": ("BMP", "bmp", "image/bmp"),
+}
+_PNG = ("PNG", "png", "image/png")
+# Generous for a letter's pictures, small enough that a hostile header cannot exhaust memory.
+MAX_PIXELS = 100_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class CleanImage:
+    data: bytes
+    extension: str  # without the dot
+    content_type: str
+
+
+def reencode(data: bytes) -> CleanImage | None:
+    """The picture's pixels in a fresh file without any metadata, or None when Pillow cannot
+    decode it (EMF/WMF drawings, damaged files)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as im:
+                if im.width * im.height > MAX_PIXELS:
+                    return None
+                im.seek(0)  # an animation keeps its first frame only
+                im.load()
+                return _save_pixels(im)
+    except (OSError, ValueError, SyntaxError, EOFError, Image.DecompressionBombError, Image.DecompressionBombWarning):
+        return None
+
+
+def placeholder(width: int = 8, height: int = 8) -> CleanImage:
+    """A plain light-grey picture for one that cannot be re-encoded: the document keeps its
+    layout (Word sizes a picture by the drawing's extent, not the file's pixels)."""
+    buf = io.BytesIO()
+    Image.new("L", (width, height), 220).save(buf, format="PNG")
+    return CleanImage(buf.getvalue(), "png", "image/png")
+
+
+def _save_pixels(im: Image.Image) -> CleanImage:
+    fmt, ext, content_type = _FORMATS.get(im.format or "", _PNG)
+    fresh = Image.frombytes(im.mode, im.size, im.tobytes())
+    if im.mode in ("P", "PA"):
+        fresh.putpalette(im.getpalette(rawmode="RGBA" if im.palette.mode == "RGBA" else "RGB"), rawmode=im.palette.mode)
+    options: dict = {}
+    transparency = im.info.get("transparency")
+    if transparency is not None and fmt in ("PNG", "GIF"):
+        options["transparency"] = transparency
+    if fmt == "JPEG" and isinstance(im, JpegImagePlugin.JpegImageFile):
+        # The original quantisation tables and sampling: re-encoding costs as little as it can.
+        options["qtables"] = im.quantization
+        options["subsampling"] = JpegImagePlugin.get_sampling(im)
+    buf = io.BytesIO()
+    try:
+        fresh.save(buf, format=fmt, **options)
+    except (OSError, ValueError, KeyError):
+        # A mode this format cannot store (16-bit grey as GIF...): PNG stores them all.
+        fmt, ext, content_type = _PNG
+        buf = io.BytesIO()
+        fresh.save(buf, format="PNG")
+    return CleanImage(buf.getvalue(), ext, content_type)
