@@ -411,3 +411,22 @@ def _rezip(path, parts: dict[str, bytes]) -> None:
         for name, data in parts.items():
             z.writestr(name, data)
     path.write_bytes(buf.getvalue())
+
+
+@pytest.mark.parametrize(
+    ("instruction", "kept"),
+    [
+        (' TOC \\o "1-3" \\h \\z \\u ', ' TOC \\o "1-3" \\h \\z \\u '),
+        (' SYMBOL 183 \\f "Symbol" \\s 10 ', " SYMBOL 183 \\s 10 "),
+        (' PAGE \\# "Tevita 0" ', " PAGE "),
+        (" SEQ Tevita \\* ARABIC Fifita ", " SEQ seq1 \\* ARABIC "),
+        (' STYLEREF "Tevita" ', None),
+        (' TC "Tevita Fifita" \\l 1 ', None),
+        (" REF NoSuchBookmark ", None),
+        ("= SUM(ABOVE)", None),
+    ],
+)
+def test_field_instructions_keep_only_keywords_renamed_targets_and_numeric_switches(instruction, kept):
+    from deid_desktop.core.documents.docx_scrub import NeutralNames, safe_instruction
+
+    assert safe_instruction(instruction, NeutralNames()) == kept

@@ -332,6 +332,8 @@ class NeutralNames:
         for style in root.iter(w("style")):
             sid = style.get(w("styleId"), "")
             name = _child_val(style, "name")
+            if sid in self.style_ids:
+                continue  # the same style in stylesWithEffects.xml
             labels = [sid, name, _child_val(style, "aliases")]
             if residual is None or not any(residual.found_in_identifier(t) for t in labels if t):
                 if name:

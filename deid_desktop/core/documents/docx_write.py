@@ -2,11 +2,14 @@
 
 Replacements go into the exact text items the source map names: the replacement text goes
 into the first item of the range (keeping that run's formatting) and the rest of the range is
-cut out of the following items. Then every hidden place that can still hold the original
-values is cleaned (see docx_scrub), package parts that cannot be de-identified are dropped
-(comments, people, custom XML, glossary, thumbnail, custom properties, embedded objects,
-macros), document properties are reset, external link targets are checked, and a last pass
-replaces any remaining occurrence of a replaced value anywhere in the XML.
+cut out of the following items. The package keeps only what the writer understands: parts
+that cannot be de-identified (comments, people, custom XML, glossary, thumbnail, custom
+properties, embedded objects, macros), parts nothing references and non-XML parts other than
+pictures are dropped; pictures are re-encoded without metadata and renamed. Then every hidden
+place that can still hold the original values is cleaned (see docx_scrub), identifiers are
+renamed consistently, document properties are reset, external link targets are checked, and
+a last pass replaces any remaining occurrence of a replaced value, whole or joined into an
+identifier, anywhere in the XML and in part names. docs/scrubbing.md has the whole list.
 """
 
 from __future__ import annotations

@@ -141,12 +141,10 @@ class OpcPackage:
         found = self.find(name)
         if found is None:
             return
-        del self.parts[found]
-        del self._lower[found.lower()]
+        self._forget(found)
         own_rels = self.find(rels_name(found))
         if own_rels is not None:
-            del self.parts[own_rels]
-            del self._lower[own_rels.lower()]
+            self._forget(own_rels)
         for rels in self.rels_parts():
             source = source_of_rels(rels)
             root = parse_xml(self.parts[rels])
