@@ -430,3 +430,26 @@ def test_field_instructions_keep_only_keywords_renamed_targets_and_numeric_switc
     from deid_desktop.core.documents.docx_scrub import NeutralNames, safe_instruction
 
     assert safe_instruction(instruction, NeutralNames()) == kept
+
+
+def test_a_photo_taken_on_its_side_stays_upright_when_its_exif_is_dropped():
+    # Word turns a phone photo by its EXIF orientation; without the EXIF block the pixels
+    # themselves must be turned, or the picture shows on its side in the export.
+    import io
+
+    from PIL import Image
+
+    from deid_desktop.core.documents.images import reencode
+
+    im = Image.new("RGB", (40, 20), (200, 30, 30))
+    exif = Image.Exif()
+    exif[0x0112] = 6  # rotate 90 degrees clockwise to display
+    exif[0x010E] = "Tevita Fifita wound"
+    buf = io.BytesIO()
+    im.save(buf, format="JPEG", exif=exif.tobytes())
+    clean = reencode(buf.getvalue())
+    assert clean is not None and clean.extension == "jpeg"
+    with Image.open(io.BytesIO(clean.data)) as out:
+        assert out.size == (20, 40)
+        assert not out.getexif()
+    assert b"Tevita" not in clean.data

@@ -12,7 +12,7 @@ import io
 import warnings
 from dataclasses import dataclass
 
-from PIL import Image, JpegImagePlugin
+from PIL import Image, ImageOps, JpegImagePlugin
 
 # Output format, file extension and content type for each decoded format; anything else
 # (WebP, ICO, TIFF...) becomes PNG, which Word shows everywhere.
@@ -26,6 +26,7 @@ _FORMATS = {
 _PNG = ("PNG", "png", "image/png")
 # Generous for a letter's pictures, small enough that a hostile header cannot exhaust memory.
 MAX_PIXELS = 100_000_000
+_ORIENTATION = 0x0112  # the EXIF tag
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,10 @@ def reencode(data: bytes) -> CleanImage | None:
                     return None
                 im.seek(0)  # an animation keeps its first frame only
                 im.load()
+                # The EXIF orientation goes with the EXIF block, so it is applied to the
+                # pixels first: a phone photo taken upright stays upright in the export.
+                if im.getexif().get(_ORIENTATION, 1) != 1:
+                    return _save_pixels(ImageOps.exif_transpose(im), im.format)
                 return _save_pixels(im)
     except (OSError, ValueError, SyntaxError, EOFError, Image.DecompressionBombError, Image.DecompressionBombWarning):
         return None
@@ -59,8 +64,8 @@ def placeholder(width: int = 8, height: int = 8) -> CleanImage:
     return CleanImage(buf.getvalue(), "png", "image/png")
 
 
-def _save_pixels(im: Image.Image) -> CleanImage:
-    fmt, ext, content_type = _FORMATS.get(im.format or "", _PNG)
+def _save_pixels(im: Image.Image, source_format: str | None = None) -> CleanImage:
+    fmt, ext, content_type = _FORMATS.get(source_format or im.format or "", _PNG)
     fresh = Image.frombytes(im.mode, im.size, im.tobytes())
     if im.mode in ("P", "PA"):
         fresh.putpalette(im.getpalette(rawmode="RGBA" if im.palette.mode == "RGBA" else "RGB"), rawmode=im.palette.mode)
