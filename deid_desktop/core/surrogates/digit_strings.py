@@ -18,8 +18,11 @@ What the new digits look like is read from the digits too:
 - a nine-digit number stays in the ranges the US issues social security numbers from;
 - anything else keeps its length, zero padding and non-zero lead.
 
-The document's country, when known, only rules out schemes that cannot apply there (a US
-letter's ten-digit phone number is not read as an NHS number by chance of its check digit).
+The document's country, when known, only settles readings a check digit leaves open: a US
+letter's ten-digit phone number is not read as an NHS number because its last digit happens
+to fit, and in an Australian letter a Medicare number that also passes the NHS check stays a
+Medicare number. Elsewhere (and with no country known) a number valid under both is read as
+an NHS number, the reading that keeps a real NHS number out of the output.
 """
 
 from __future__ import annotations
@@ -58,10 +61,11 @@ def new_digits(key: str, rng: random.Random, country: str | None = None) -> str:
     international = key.startswith("+")
     digits = key.lstrip("+")
     if not international and digits[:1] != "0":
-        if country in (None, "UK") and nhs_valid(digits):
-            return nhs_test_number(rng)
-        if country in (None, "AU") and medicare_valid(digits):
+        nhs, medicare = nhs_valid(digits), medicare_valid(digits)
+        if medicare and (country == "AU" or not nhs):
             return _medicare(digits, rng)
+        if nhs and country != "US":
+            return nhs_test_number(rng)
         if len(digits) == 9 and country in (None, "US"):
             return _ssn_like(rng)
     return _phone_like(digits, international, rng)
@@ -97,6 +101,8 @@ def _kept_prefix(digits: str, international: bool) -> tuple[int, tuple[int, ...]
             return 1, (1, 4)  # +1 NXX NXX XXXX
         national = digits[code:]
         return code + (2 if national[:1] == "2" else 1), ()
+    if digits[:2] == "00":
+        return -1, ()  # zero padding ("0000123"), kept as padding
     if digits[:1] == "0":
         # "021"/"022"/"027" (NZ mobiles), "020" (London): the second digit alone does not
         # say mobile or landline, so one more stays.
