@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from ..categories import Category
-from .keys import KeyRing
+from .choices import DocumentChoices, preferences
+from .keys import KeyRing, normalise_key
 from .options import SurrogateOptions
 
 
@@ -31,6 +33,15 @@ class SurrogateContext:
     attempt: int = 0
     # How the document writes ambiguous numeric dates; None when it gives no clue.
     day_first_hint: bool | None = None
+    # The country the document comes from (US, UK, AU, NZ): given by the caller or the
+    # options, else guessed from the document's identifiers; None when unknown.
+    country: str | None = None
+    # Document-wide choices that must differ between different originals (towns, streets);
+    # None when a value is replaced on its own.
+    choices: DocumentChoices | None = None
+    # The full names of the document (each a tuple of its name words), so initials such as
+    # "TF" follow the surrogate of the name they stand for.
+    known_names: tuple[tuple[str, ...], ...] = ()
 
     def rng(self, *parts: object) -> random.Random:
         """Randomness for one whole value; changes with each redraw."""
@@ -44,6 +55,20 @@ class SurrogateContext:
     @property
     def day_first(self) -> bool:
         return self.options.day_first if self.day_first_hint is None else self.day_first_hint
+
+    @property
+    def home_country(self) -> str:
+        """Where places of unknown country are drawn from."""
+        return self.country or self.options.home_country
+
+    def pick(self, slot: str, original: str, options: Sequence[str]) -> str:
+        """One of ``options`` for ``original``: its first keyed preference, or, inside a
+        document where another original of the same slot already holds that one, the next
+        (see ``choices.DocumentChoices``)."""
+        key = normalise_key(original)
+        if self.choices is not None:
+            return self.choices.pick(self, slot, key, original, options)
+        return preferences(self, slot, key, original, options)[0]
 
 
 class SurrogateGenerator(ABC):

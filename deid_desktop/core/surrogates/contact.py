@@ -15,15 +15,13 @@ import string
 
 from ..categories import Category
 from .base import SurrogateContext, SurrogateGenerator, register
+from .digit_strings import digit_string_surrogate
 from .keys import ascii_fold, normalise_key
-from .names import NameTokens, map_initial, sample_name, origin_for_locale
 from .name_pools import token_info
+from .names import NameTokens, map_initial, origin_for_locale, sample_name
 from .resources import words
 from .shape import randomise_digits
 
-# International calling codes of three digits that clinical letters meet; two digits
-# otherwise, except the one-digit codes 1 (North America) and 7.
-_THREE_DIGIT_CODES = ("353", "352", "358", "351", "355", "972", "971", "966", "852", "880", "886")
 _IPV4 = re.compile(r"(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})")
 _EMAIL = re.compile(r"(?P<local>[^@\s]+)@(?P<domain>[^@\s]+\.[^@\s]+)")
 _URL = re.compile(r"(?i)^(?:[a-z][a-z0-9+.-]*://|www\.)\S+$|^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?:[/:?#]\S*)?$")
@@ -32,39 +30,6 @@ _MULTI_PART_SUFFIXES = (
     "edu.au", "co.nz", "org.nz", "govt.nz", "ac.nz", "health.nz", "net.nz", "school.nz",
     "co.in", "com.br", "co.za",
 )
-
-
-def phone_surrogate(original: str, rng: random.Random) -> str:
-    """Same layout; country code and trunk prefix kept ("+64 21", "07", "(09)") so the
-    number still reads as mobile or landline of the same country; the rest random, with
-    area code and exchange not starting with 0 or 1 as real ones do not."""
-    digits = [c for c in original if c.isdigit()]
-    stripped = original.lstrip(" (")
-    if stripped.startswith("+"):
-        cc = "".join(digits[:3])
-        code_len = 1 if cc[:1] in ("1", "7") else 3 if cc in _THREE_DIGIT_CODES else 2
-        keep = code_len + 1
-    elif digits[:1] == ["0"]:
-        keep = 2
-    elif digits[:1] == ["1"] and len(digits) == 11:
-        keep = 1
-    else:
-        keep = 0
-    out, seen, new_group = [], 0, True
-    for c in original:
-        if not c.isdigit():
-            out.append(c)
-            new_group = True
-            continue
-        if seen < keep:
-            out.append(c)
-        elif new_group and seen < len(digits) - 4:
-            out.append(str(rng.randint(2, 9)))
-        else:
-            out.append(str(rng.randint(0, 9)))
-        seen += 1
-        new_group = False
-    return "".join(out)
 
 
 @register
@@ -77,7 +42,9 @@ class PhoneGenerator(SurrogateGenerator):
     def surrogate(self, original: str, ctx: SurrogateContext) -> str:
         if not any(c.isdigit() for c in original):  # a handle or address without digits
             return web_address_surrogate(original, ctx)
-        return phone_surrogate(original, ctx.rng("CONTACT", "phone", normalise_key(original)))
+        # Keyed on the digits alone, so the same number labelled ID elsewhere agrees; words
+        # around the digits ("ext", "Ph") stay.
+        return digit_string_surrogate(original, ctx)
 
     def sample(self, rng: random.Random, locale: str | None, gender: str | None) -> str:
         return sample_phone(rng, locale)

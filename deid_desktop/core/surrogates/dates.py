@@ -50,6 +50,85 @@ from .shape import randomise_digits
 _NUMERIC_DATE = re.compile(r"(?<!\d)(\d{1,2})[/.-](\d{1,2})(?:[/.-](\d{4}|\d{2}))?(?!\d)")
 
 
+# Dates run together with no space around the joining character: "29/02/2024-01/03/2024".
+_FULL_NUMERIC_DATE = re.compile(r"(\d{4}-\d{1,2}-\d{1,2}|(?<!\d)\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})(?!\d))")
+# A clock time on its own: "10:47", "9.05 pm", "10h47", "1047hrs", "23:59:30".
+_CLOCK = re.compile(
+    r"^(?P<h>\d{1,2})(?P<sep>:|\.|\s?h\s?)(?P<m>\d{2})(?P<sec>:\d{2})?(?P<tail>\s*(?:[ap]\.?m\.?|hrs?|h)?)$"
+    r"|^(?P<h4>\d{2})(?P<m4>\d{2})(?P<tail4>\s*(?:hrs?|h))$",
+    re.I,
+)
+
+
+# ------------------------------------------------------------------------------- times
+
+
+def read_clock_time(text: str) -> tuple[int, int, bool] | None:
+    """(hour, minute, twelve-hour clock) of a bare clock time, or None."""
+    m = _CLOCK.match(text.strip())
+    if m is None:
+        return None
+    hour, minute = (int(m.group("h")), int(m.group("m"))) if m.group("h") else (int(m.group("h4")), int(m.group("m4")))
+    tail = (m.group("tail") or m.group("tail4") or "").strip().lower()
+    twelve = tail[:1] in ("a", "p")
+    if minute > 59 or hour > (12 if twelve else 23) or (twelve and hour == 0):
+        return None
+    return hour, minute, twelve
+
+
+def time_shift_minutes(ctx: SurrogateContext) -> int:
+    """Minutes every bare time of a subject moves by (never a whole number of hours, so the
+    time always changes; in the date shift's direction)."""
+    minutes = ctx.keys.rng("time-shift", ctx.subject).randint(1, 179)
+    if minutes % 60 == 0:
+        minutes += 7
+    return -minutes if ctx.shift_days < 0 else minutes
+
+
+def shift_time(text: str, minutes: int) -> str:
+    """The time moved by ``minutes``, written as the original was (padding, separator,
+    am/pm and its case); always a valid time of day."""
+    lead, core = text[: len(text) - len(text.lstrip())], text.strip()
+    trail = text[len(text.rstrip()) :]
+    read = read_clock_time(core)
+    if read is None:
+        return text
+    hour, minute, twelve = read
+    m = _CLOCK.match(core)
+    if twelve:
+        tail = m.group("tail")
+        pm = tail.strip().lower().startswith("p")
+        total = ((hour % 12) + (12 if pm else 0)) * 60 + minute + minutes
+        total %= 24 * 60
+        new_pm = total >= 12 * 60
+        new_hour = (total // 60) % 12 or 12
+        if new_pm != pm:
+            tail = _swap_meridiem(tail, new_pm)
+    else:
+        tail = m.group("tail") if m.group("h") else m.group("tail4")
+        total = (hour * 60 + minute + minutes) % (24 * 60)
+        new_hour = total // 60
+    new_minute = total % 60
+    if m.group("h4"):
+        return f"{lead}{new_hour:02d}{new_minute:02d}{tail}{trail}"
+    width = len(m.group("h"))
+    hour_text = f"{new_hour:0{width}d}" if width == 2 and m.group("h").startswith("0") else str(new_hour)
+    if width == 2 and not m.group("h").startswith("0") and new_hour < 10 and not twelve:
+        hour_text = f"{new_hour:02d}"  # "10:47" -> "08:12", as a 24-hour clock writes it
+    return f"{lead}{hour_text}{m.group('sep')}{new_minute:02d}{m.group('sec') or ''}{tail}{trail}"
+
+
+def _swap_meridiem(tail: str, pm: bool) -> str:
+    out = []
+    for c in tail:
+        if c.lower() in "ap":
+            new = "p" if pm else "a"
+            out.append(new.upper() if c.isupper() else new)
+        else:
+            out.append(c)
+    return "".join(out)
+
+
 # ------------------------------------------------------------------------ per-subject shift
 
 
@@ -134,21 +213,37 @@ def _shift_runs(text: str, ctx: SurrogateContext, rng: random.Random) -> str:
 
 
 def _shift_list(core: str, ctx: SurrogateContext, rng: random.Random) -> str:
-    """One date, or a list of them ("14/3, 20/3"), or loose date words."""
+    """One date, or a list of them ("14/3, 20/3"), or dates run together without spaces
+    ("29/02/2024-01/03/2024"), or loose date words."""
     read = read_date(core, ctx.day_first)
     if read is not None:
         return shift_date(read, ctx.shift_days)
     parts = re.split(r"(\s*,\s*)", core)
     if len(parts) > 1 and all(read_date(p, ctx.day_first) for p in parts[::2]):
         return "".join(p if i % 2 else shift_date(read_date(p, ctx.day_first), ctx.shift_days) for i, p in enumerate(parts))
+    parts = _FULL_NUMERIC_DATE.split(core)
+    if len(parts) > 1:
+        return "".join(_shift_one(p, ctx, rng) if i % 2 else _loose_tokens(p, ctx, rng) for i, p in enumerate(parts))
     return _loose_tokens(core, ctx, rng)
 
 
+def _shift_one(text: str, ctx: SurrogateContext, rng: random.Random) -> str:
+    read = read_date(text, ctx.day_first)
+    return shift_date(read, ctx.shift_days) if read is not None else _loose_tokens(text, ctx, rng)
+
+
 def _loose_tokens(text: str, ctx: SurrogateContext, rng: random.Random) -> str:
+    """Words that are not one readable date, token by token. Whatever comes out must still
+    be a possible date or time: a clock time moves by the subject's minutes, a day number
+    stays within 1-28 (valid in every month)."""
+    if read_clock_time(text) is not None:
+        return shift_time(text, time_shift_minutes(ctx))
     out = []
     for m in DATE_TOKEN.finditer(text):
         t = m.group()
-        if m.group("num"):
+        if m.group("time"):
+            out.append(shift_time(t, time_shift_minutes(ctx)) if read_clock_time(t) else t)
+        elif m.group("num"):
             digits = m.group("num")
             if m.group("ord"):  # a day with no month ("the 3rd"): another day, written alike
                 day = rng.randint(1, 28)
@@ -156,6 +251,9 @@ def _loose_tokens(text: str, ctx: SurrogateContext, rng: random.Random) -> str:
                 out.append(str(day) + (suffix.upper() if m.group("ord").isupper() else suffix))
             elif len(digits) == 4 and 1800 <= int(digits) <= 2199:
                 out.append(str(int(digits) + year_shift(ctx.shift_days)))
+            elif len(digits) <= 2:  # a day or month number: one that every month has
+                value = rng.randint(1, 12 if int(digits) <= 12 else 28)
+                out.append(f"{value:0{len(digits)}d}" if digits.startswith("0") else str(value))
             else:
                 out.append(randomise_digits(digits, rng))
         elif m.group("word") and t.lower() in MONTH_WORDS:
@@ -176,6 +274,8 @@ class DateGenerator(SurrogateGenerator):
     fallback = True
 
     def surrogate(self, original: str, ctx: SurrogateContext) -> str:
+        if read_clock_time(original) is not None:  # a time labelled as a date: "10:47", "1047hrs"
+            return shift_time(original, time_shift_minutes(ctx))
         read = read_date(original, ctx.day_first)
         if read is None:
             return _fallback(original, ctx)

@@ -9,8 +9,12 @@ from ..documents.model import Replacement
 from ..spans import Span, sort_spans
 from . import generators as _registered  # noqa: F401  (registers every generator)
 from .base import SurrogateContext, generator_for
+from .choices import DocumentChoices
+from .country import guess_country
 from .dates import date_order_hint, shift_for_subject
+from .digit_strings import digit_key, is_digit_string
 from .keys import KeyRing, normalise_key
+from .names import document_full_names
 from .options import SurrogateOptions
 from .tags import blackout, tag
 
@@ -18,13 +22,17 @@ MODES = ("surrogate", "tag", "blackout")
 # Redraws before giving up on a realistic surrogate; only values with nothing to vary
 # (a title alone, punctuation) ever get that far.
 _MAX_ATTEMPTS = 8
+# Rounds of redrawing one original whose surrogate another original of the document took.
+_MAX_REDRAWS = 8
 
 
 class SurrogateEngine:
     """Realistic, consistent replacements keyed by the workspace secret.
 
-    The surrogate of a value depends only on (secret, subject, category, normalised value):
-    nothing is remembered, so documents can be processed in any order, in any process.
+    The surrogate of a value depends only on (secret, subject, category, normalised value)
+    and, through ``replacements``, on what the same document shows (its country, its full
+    names, which other originals it holds): nothing is remembered between documents, so
+    they can be processed in any order, in any process.
     """
 
     def __init__(self, secret: bytes, options: SurrogateOptions | None = None):
@@ -36,15 +44,27 @@ class SurrogateEngine:
         return shift_for_subject(self._keys, subject, self.options)
 
     def surrogate(self, original: str, category: Category | str, fine: str = "OTHER", subject: str = "") -> str:
-        return self._surrogate(original, category, fine, subject, day_first_hint=None)
+        """The surrogate of one value on its own (no document around it to learn from)."""
+        return self._surrogate(original, _category(category), fine, self._context(subject))
 
     def tag(self, category: Category | str) -> str:
         return tag(_category(category), self.options.tag_style)
 
     def replacements(
-        self, text: str, spans: list[Span], subject: str = "", mode: str = "surrogate"
+        self,
+        text: str,
+        spans: list[Span],
+        subject: str = "",
+        mode: str = "surrogate",
+        *,
+        country: str | None = None,
     ) -> list[Replacement]:
-        """One Replacement per span, in document order. Spans must not overlap."""
+        """One Replacement per span, in document order. Spans must not overlap.
+
+        ``country`` (US, UK, AU or NZ) says where the document comes from; without it the
+        options' locale is used, else the country is guessed from the document's
+        identifiers, phone numbers and postcodes (see ``country.guess_country``).
+        """
         if mode not in MODES:
             raise ValueError(f"unknown replacement mode {mode!r}; expected one of {', '.join(MODES)}")
         ordered = sort_spans(spans)
@@ -53,44 +73,110 @@ class SurrogateEngine:
                 raise ValueError(f"spans overlap at offsets {prev.start}..{prev.end} and {cur.start}..{cur.end}")
         if ordered and ordered[-1].end > len(text):
             raise ValueError(f"span {ordered[-1].start}..{ordered[-1].end} lies beyond the end of the text")
-        hint = None
-        if mode == "surrogate":
-            hint = date_order_hint([s.text(text) for s in ordered if s.category is Category.DATE])
-        out = []
-        for s in ordered:
-            original = s.text(text)
-            if mode == "tag":
-                new = tag(s.category, self.options.tag_style)
-            elif mode == "blackout":
-                new = blackout(original, self.options.blackout_char)
-            else:
-                new = self._surrogate(original, s.category, s.fine, subject, day_first_hint=hint)
-            out.append(Replacement(s.start, s.end, new, s.category.value))
-        return out
+        if mode == "tag":
+            return [Replacement(s.start, s.end, tag(s.category, self.options.tag_style), s.category.value) for s in ordered]
+        if mode == "blackout":
+            return [
+                Replacement(s.start, s.end, blackout(s.text(text), self.options.blackout_char), s.category.value)
+                for s in ordered
+            ]
+        values = [s.text(text) for s in ordered]
+        ctx = self._document_context(text, ordered, values, subject, country)
+        for s, value in zip(ordered, values):  # first pass: every original asks for its choices
+            self._surrogate(value, s.category, s.fine, ctx)
+        ctx.choices.resolve(ctx)
+        news = self._distinct_surrogates(ordered, values, ctx)
+        return [Replacement(s.start, s.end, new, s.category.value) for s, new in zip(ordered, news)]
 
-    def _surrogate(
-        self, original: str, category: Category | str, fine: str, subject: str, day_first_hint: bool | None
-    ) -> str:
-        category = _category(category)
-        fine = normalise_fine(category, fine)
-        original_key = normalise_key(original)
-        if not original_key:  # nothing identifying to vary, so nothing realistic to put instead
-            return tag(category, self.options.tag_style)
-        ctx = SurrogateContext(
+    def _context(self, subject: str, **document: object) -> SurrogateContext:
+        document.setdefault("country", self.options.locale)
+        return SurrogateContext(
             keys=self._keys,
             subject=subject,
             options=self.options,
             shift_days=self.date_shift_days(subject),
-            day_first_hint=day_first_hint,
+            **document,
         )
+
+    def _document_context(
+        self, text: str, spans: list[Span], values: list[str], subject: str, country: str | None
+    ) -> SurrogateContext:
+        """What the whole document tells each of its values: how it writes dates, where it
+        comes from, and which full names it mentions."""
+        if country is not None:
+            country = SurrogateOptions(locale=country).locale
+        return self._context(
+            subject,
+            day_first_hint=date_order_hint([v for s, v in zip(spans, values) if s.category is Category.DATE]),
+            country=country or self.options.locale or guess_country(text, spans),
+            choices=DocumentChoices(),
+            known_names=document_full_names(v for s, v in zip(spans, values) if s.category is Category.NAME),
+        )
+
+    def _distinct_surrogates(self, spans: list[Span], values: list[str], ctx: SurrogateContext) -> list[str]:
+        """Each span's surrogate, with different originals of one kind kept apart.
+
+        Two different originals whose surrogates came out the same (or whose surrogate is
+        another original of the document) are told apart by redrawing: the originals are
+        taken in their keyed (HMAC) order, so which one keeps its first surrogate depends
+        on the document's set of originals, not on the order of the text or of the work.
+        Names are left out (their words are keyed one by one and must stay consistent with
+        every other mention), as are dates (one shift for all) and ages (capped on purpose).
+        """
+        groups = [_distinct_group(s.category, v) for s, v in zip(spans, values)]
+        offset: dict[tuple[str, str], int] = {}
+
+        def compute(i: int) -> str:
+            s = spans[i]
+            redraw = replace(ctx, attempt=offset.get(groups[i], 0) * _MAX_ATTEMPTS)
+            return self._surrogate(values[i], s.category, s.fine, redraw)
+
+        news = [compute(i) for i in range(len(spans))]
+        members: dict[tuple[str, str], list[int]] = {}
+        for i, g in enumerate(groups):
+            if g[0]:
+                members.setdefault(g, []).append(i)
+        for group in sorted({g[0] for g in members}):
+            originals = {k for (grp, k) in members if grp == group}
+            written = {normalise_key(values[i]) for (grp, _), idxs in members.items() if grp == group for i in idxs}
+            taken: set[str] = set()
+            for k in sorted(originals, key=lambda k: ctx.keys.digest("distinct-order", ctx.subject, group, k)):
+                idxs = members[(group, k)]
+                others = written - {normalise_key(values[i]) for i in idxs}
+                for _ in range(_MAX_REDRAWS):
+                    produced = {normalise_key(news[i]) for i in idxs}
+                    if not produced & (taken | others):
+                        break
+                    offset[(group, k)] = offset.get((group, k), 0) + 1
+                    for i in idxs:
+                        news[i] = compute(i)
+                taken |= {normalise_key(news[i]) for i in idxs}
+        return news
+
+    def _surrogate(self, original: str, category: Category, fine: str, ctx: SurrogateContext) -> str:
+        fine = normalise_fine(category, fine)
+        original_key = normalise_key(original)
+        if not original_key:  # nothing identifying to vary, so nothing realistic to put instead
+            return tag(category, self.options.tag_style)
         generator = generator_for(category, fine, original, ctx)
-        for attempt in range(_MAX_ATTEMPTS):
+        for attempt in range(ctx.attempt, ctx.attempt + _MAX_ATTEMPTS):
             value = generator.surrogate(original, replace(ctx, attempt=attempt))
             if normalise_key(value) != original_key:
                 return value
             if category is Category.AGE and self.options.keep_ages_under_cap:
                 return value  # the documented exception: ages up to the cap may stay
         return tag(category, self.options.tag_style)
+
+
+def _distinct_group(category: Category, original: str) -> tuple[str, str]:
+    """Which originals must not share a surrogate, and the key that tells them apart: digit
+    strings share one group whatever their label (one number, one surrogate); names, dates
+    and ages are in none ("")."""
+    if category in (Category.NAME, Category.DATE, Category.AGE):
+        return "", ""
+    if category in (Category.CONTACT, Category.ID) and is_digit_string(original):
+        return "digits", digit_key(original)
+    return category.value, normalise_key(original)
 
 
 def _category(category: Category | str) -> Category:

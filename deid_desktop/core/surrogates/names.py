@@ -77,6 +77,38 @@ def _looks_like_initials(token: str) -> bool:
     return token.isupper() or not any(c in "aeiouy" for c in token.lower())
 
 
+def _is_title(token: str, before: str) -> bool:
+    low = token.casefold()
+    return low in TITLES and not (low in _AMBIGUOUS_DEGREES and not before.rstrip().endswith(","))
+
+
+def _is_initials(token: str) -> bool:
+    """One letter, or up to four that read as initials ("TF", "JWB", "tf") rather than a name."""
+    if not token.isalpha():
+        return False
+    return len(token) == 1 or (len(token) <= 4 and _looks_like_initials(token) and not token_info(token).known)
+
+
+def full_name_words(text: str) -> tuple[str, ...]:
+    """The name words of a full name in reading order ("Smith, John" -> John, Smith);
+    empty unless there are at least two (a surname alone stands for no initials)."""
+    head, comma, tail = text.partition(",")
+    ordered = f"{tail} {head}" if comma and tail.strip() and "," not in tail else text
+    found = []
+    for m in _COMPOUND.finditer(ordered):
+        t = m.group()
+        if any(c.isdigit() for c in t) or _is_title(t, ordered[: m.start()]) or t in PARTICLES or _is_initials(t):
+            continue
+        found.append(t)
+    return tuple(found) if len(found) >= 2 else ()
+
+
+def document_full_names(values) -> tuple[tuple[str, ...], ...]:
+    """The distinct full names among a document's name values, in a fixed order."""
+    names = {normalise_key(" ".join(w)): w for w in map(full_name_words, values) if w}
+    return tuple(names[k] for k in sorted(names))
+
+
 class NameTokens:
     """Replaces the tokens of one name; shared by the name and e-mail generators."""
 
@@ -85,14 +117,54 @@ class NameTokens:
         self.initials = initials_map(ctx)
 
     def replace_text(self, text: str) -> str:
+        matches = list(_COMPOUND.finditer(text))
+        following = self._initials_of_known_name(text, matches)
         out: list[str] = []
         pos = 0
-        for m in _COMPOUND.finditer(text):
+        for i, m in enumerate(matches):
             out.append(text[pos : m.start()])
-            out.append(self._replace_compound(m.group(), text[: m.start()]))
+            if i in following:
+                out.append(_with_letters(m.group(), following[i]))
+            else:
+                out.append(self._replace_compound(m.group(), text[: m.start()]))
             pos = m.end()
         out.append(text[pos:])
         return "".join(out)
+
+    def _initials_of_known_name(self, text: str, matches: list[re.Match]) -> dict[int, dict[int, str]]:
+        """Initials that stand for a full name of the document ("TF", "T.F." or "T. Fifita"
+        beside "Tevita Fifita") take the initials of that name's surrogate, so "TF" reads
+        "SL" where Tevita Fifita became Sione Lātū. Returns, per token, the new letter of
+        each of its letter positions; empty when no full name of the document fits.
+
+        A fit: the name's words line up one for one with the value's initials and words
+        (an initial matching a word's first letter, a word matching the same word), or two
+        initials stand for a longer name's first and last words. Where two names fit, the
+        first in a fixed (alphabetical) order decides, so the result is the same in any
+        order of work."""
+        if not self.ctx.known_names:
+            return {}
+        items: list[tuple[int, int, str]] = []  # (token, letter position or -1 for a word, initial or key)
+        for i, m in enumerate(matches):
+            t = m.group()
+            if any(c.isdigit() for c in t) or _is_title(t, text[: m.start()]) or t in PARTICLES:
+                continue
+            if _is_initials(t):
+                items.extend((i, j, initial_of(c)) for j, c in enumerate(t))
+            else:
+                items.append((i, -1, normalise_key(t)))
+        if not any(j >= 0 for _, j, _ in items):
+            return {}
+        for words in self.ctx.known_names:
+            slots = _line_up(items, words)
+            if slots is None:
+                continue
+            letters: dict[int, dict[int, str]] = {}
+            for (i, j, _), word in zip(items, slots):
+                if j >= 0:
+                    letters.setdefault(i, {})[j] = initial_of(self._replace_compound(word, ""))
+            return letters
+        return {}
 
     def _replace_compound(self, compound: str, before: str) -> str:
         """"O'Neil-Patel" part by part; "Ji-woo" whole when the lists know it whole;
@@ -109,10 +181,9 @@ class NameTokens:
         return "-".join(out)
 
     def _replace_token(self, token: str, before: str) -> str:
-        low = token.casefold()
         if any(c.isdigit() for c in token):  # a signature code such as "DF14"
             return randomise_shape(token, self.ctx.stable_rng("NAME", "code", normalise_key(token)))
-        if low in TITLES and not (low in _AMBIGUOUS_DEGREES and not before.rstrip().endswith(",")):
+        if _is_title(token, before):
             return token
         if token in PARTICLES:  # written in lower case, as particles are
             return token
@@ -138,6 +209,28 @@ class NameTokens:
             if with_initial or usable:
                 return match_style(token, rng.choice(with_initial or usable).name)
         raise LookupError("name pools are empty")  # the shipped pools never are
+
+
+def _line_up(items: list[tuple[int, int, str]], words: tuple[str, ...]) -> list[str] | None:
+    """The name word each item stands for, or None when the items do not fit the name."""
+    if len(items) == len(words):
+        slots = list(words)
+    elif len(items) == 2 and len(words) > 2:
+        slots = [words[0], words[-1]]
+    else:
+        return None
+    for (_, j, value), word in zip(items, slots):
+        if (j >= 0 and initial_of(word) != value) or (j < 0 and normalise_key(word) != value):
+            return None
+    return slots
+
+
+def _with_letters(token: str, letters: dict[int, str]) -> str:
+    """The token with some letters replaced, each in the case of the letter it replaces."""
+    return "".join(
+        (letters[j].lower() if c.islower() else letters[j].upper()) if j in letters else c
+        for j, c in enumerate(token)
+    )
 
 
 def _candidate_pools(info: TokenInfo) -> list[tuple[Candidate, ...]]:

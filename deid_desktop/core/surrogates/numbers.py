@@ -1,9 +1,14 @@
 """Identifiers: digits by digits, letters by letters, punctuation kept.
 
 A number that validates as a national health identifier gets a surrogate that validates
-too (a downstream system that checks the digit must not reject the record): UK NHS numbers,
-NZ NHIs and Australian Medicare numbers are recognised by their shape and check digit,
-whatever fine type the span carries. US SSNs keep to the ranges the SSA issues.
+too (a downstream system that checks the digit must not reject the record), and, where the
+issuer reserves a range that no person holds, one from that range: UK NHS numbers (and
+Australian Medicare numbers, and US SSN ranges) are digit strings, handled with every other
+number in ``digit_strings``; NZ NHIs, which hold letters, are handled here. Whatever fine
+type the span carries, the value's shape and check digit decide.
+
+The ``sample_*`` functions make fresh values for the synthetic training corpus; they draw
+from the whole issued ranges so the models meet realistic numbers.
 """
 
 from __future__ import annotations
@@ -11,42 +16,20 @@ from __future__ import annotations
 import random
 import re
 import string
-from dataclasses import dataclass
-from typing import Callable
 
 from ..categories import Category
-from ..detect.checkdigits import (
-    medicare_check_digit,
-    medicare_valid,
-    nhi_check_char,
-    nhi_valid,
-    nhs_check_digit,
-    nhs_valid,
-)
+from ..detect.checkdigits import medicare_check_digit, nhi_check_char, nhi_valid, nhs_check_digit
 from .base import SurrogateContext, SurrogateGenerator, register
+from .digit_strings import digit_string_surrogate, is_digit_string
 from .keys import normalise_key
 from .shape import digits_of, put_digits, randomise_shape
 
 _NHI_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
-_SSN = re.compile(r"\d{3}([- ]?)\d{2}\1\d{4}")
 _SEPARATORS = re.compile(r"[\s\-/]")
 
 
 def _compact(value: str) -> str:
     return _SEPARATORS.sub("", value)
-
-
-def _digits_only(value: str) -> bool:
-    return bool(value.strip()) and all(c.isdigit() or c in " -/" for c in value.strip())
-
-
-@dataclass(frozen=True)
-class IdentifierScheme:
-    """A national identifier with a check digit, recognisable by shape alone."""
-
-    name: str
-    matches: Callable[[str], bool]
-    make: Callable[[str, random.Random], str]  # a valid value in the original's layout
 
 
 def _make_nhs(original: str, rng: random.Random) -> str:
@@ -76,9 +59,27 @@ def _make_nhi(original: str, rng: random.Random) -> str:
             value = first6 + nhi_check_char(first6)
         except ValueError:
             continue
-        it = iter(value)
-        out = "".join(next(it) if c.isalnum() else c for c in original)
-        return out.lower() if original.islower() else out
+        return _in_layout(original, value)
+
+
+def _test_range_nhi(original: str, rng: random.Random) -> str:
+    """An NHI that no person holds, check character valid, in the original's layout.
+
+    Te Whatu Ora ("NHI number format changes", HISO 10046:2023): NHIs of the old format
+    AAANNNC are issued sequentially and the Z range (ZAA0067, ZAB0003, ...) is among them,
+    so no old-format number is safe; new-format numbers AAANNAX are issued in order of the
+    first letter starting with A, and "the Z-range will be reserved exclusively for testing
+    purposes". A surrogate NHI is therefore a new-format number starting with Z.
+    """
+    first6 = "Z" + "".join(rng.choice(_NHI_LETTERS) for _ in range(2)) + f"{rng.randint(0, 99):02d}" + rng.choice(_NHI_LETTERS)
+    return _in_layout(original, first6 + nhi_check_char(first6))  # the new format always has one
+
+
+def _in_layout(original: str, value: str) -> str:
+    """Seven NHI characters written where the original's letters and digits were."""
+    it = iter(value)
+    out = "".join(next(it) if c.isalnum() else c for c in original)
+    return out.lower() if original.islower() else out
 
 
 def _make_ssn(original: str, rng: random.Random) -> str:
@@ -87,37 +88,20 @@ def _make_ssn(original: str, rng: random.Random) -> str:
     return put_digits(original, digits)
 
 
-SCHEMES: tuple[IdentifierScheme, ...] = (
-    IdentifierScheme(
-        "NHI",
-        lambda v: len(_compact(v)) == 7 and any(c.isalpha() for c in v) and nhi_valid(v.upper()),
-        _make_nhi,
-    ),
-    IdentifierScheme("NHS", lambda v: _digits_only(v) and nhs_valid(v), _make_nhs),
-    IdentifierScheme("MEDICARE", lambda v: _digits_only(v) and medicare_valid(v), _make_medicare),
-)
-
-
-def _ssn_shaped(value: str, fine: str) -> bool:
-    v = value.strip()
-    return bool(_SSN.fullmatch(v)) and (fine == "SSN" or "-" in v)
-
-
-def identifier_surrogate(original: str, rng: random.Random, fine: str = "OTHER") -> str:
-    original_key = normalise_key(original)
-    schemes = [s for s in SCHEMES if s.matches(original)]
-    if schemes:
-        primary, others = schemes[0], schemes[1:]
-        candidate = original
-        for _ in range(500):
-            candidate = primary.make(original, rng)
-            # A number valid under two schemes (rare) stays valid under both when it can.
-            if normalise_key(candidate) != original_key and all(s.matches(candidate) for s in others):
-                return candidate
-        return candidate
-    if _ssn_shaped(original, fine):
-        return _make_ssn(original, rng)
+def identifier_surrogate(original: str, ctx: SurrogateContext) -> str:
+    """Digits alone: keyed on the digits whatever the label (``digit_strings``). An NHI: a
+    number from the range reserved for testing. Anything else: the same shape."""
+    if is_digit_string(original):
+        return digit_string_surrogate(original, ctx)
+    rng = ctx.rng("ID", normalise_key(original))
+    if _is_nhi(original):
+        return _test_range_nhi(original, rng)
     return randomise_shape(original, rng)
+
+
+def _is_nhi(value: str) -> bool:
+    compact = _compact(value)
+    return len(compact) == 7 and any(c.isalpha() for c in compact) and nhi_valid(compact.upper())
 
 
 @register
@@ -127,14 +111,14 @@ class IdentifierGenerator(SurrogateGenerator):
     fallback = True
 
     def surrogate(self, original: str, ctx: SurrogateContext) -> str:
-        return identifier_surrogate(original, ctx.rng("ID", normalise_key(original)))
+        return identifier_surrogate(original, ctx)
 
     def sample(self, rng: random.Random, locale: str | None, gender: str | None) -> str:
         return sample_identifier("OTHER", rng, locale)
 
 
-# The ID generator serves every fine type, but SSN-shaped values need the fine type to be
-# told apart from other 9-digit numbers, so SSN spans get a generator of their own.
+# Social security numbers are digit strings like any other (a nine-digit number stays in the
+# issued ranges whatever its label); this generator serves the fine type for the corpus.
 @register
 class SocialSecurityNumberGenerator(SurrogateGenerator):
     category = Category.ID
@@ -142,7 +126,7 @@ class SocialSecurityNumberGenerator(SurrogateGenerator):
     order = 10
 
     def surrogate(self, original: str, ctx: SurrogateContext) -> str:
-        return identifier_surrogate(original, ctx.rng("ID", normalise_key(original)), "SSN")
+        return identifier_surrogate(original, ctx)
 
     def sample(self, rng: random.Random, locale: str | None, gender: str | None) -> str:
         return sample_identifier("SSN", rng, locale)

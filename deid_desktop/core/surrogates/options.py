@@ -27,6 +27,8 @@ class SurrogateOptions:
     # Where the documents come from (US, UK, AU, NZ). It decides how an ambiguous numeric
     # date such as 03/04/2021 is read when the document itself gives no clue (US: month
     # first, anything else: day first) and which country unknown places are drawn from.
+    # None: each document's country is guessed from its identifiers, phones and postcodes
+    # (``country.guess_country``), and where nothing tells, places are drawn as for the US.
     locale: str | None = None
 
     def __post_init__(self) -> None:

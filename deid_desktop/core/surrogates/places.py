@@ -18,7 +18,7 @@ from functools import cache
 from ..categories import Category
 from .base import SurrogateContext, SurrogateGenerator, register
 from .casing import match_style
-from .keys import distinct, normalise_key
+from .keys import normalise_key
 from .invented import INVENTED_SHARE, invented_place, invented_site, invented_street
 from .resources import load, words
 from .shape import randomise_shape
@@ -72,6 +72,12 @@ def _keys_of(country: str, field: str) -> frozenset[str]:
     return frozenset(normalise_key(v) for v in getattr(country_places(country), field))
 
 
+def countries_with_town(name: str) -> list[str]:
+    """The countries whose town list holds this name."""
+    key = normalise_key(name)
+    return [c for c in COUNTRIES if key in _keys_of(c, "cities")]
+
+
 def _find(value: str, home: str, field: str) -> str | None:
     """Which country's list (cities, states, state_abbr) holds the value; home first."""
     key = normalise_key(value)
@@ -81,9 +87,9 @@ def _find(value: str, home: str, field: str) -> str | None:
     return None
 
 
-def _choose(rng: random.Random, options, original: str) -> str:
-    usable = [o for o in options if distinct(o, original)] or [o for o in options if o != original]
-    return match_style(original, rng.choice(usable))
+def _choose(ctx: SurrogateContext, slot: str, options, original: str) -> str:
+    """A keyed choice that no other original of the same slot in the document shares."""
+    return match_style(original, ctx.pick(slot, original, options))
 
 
 # ------------------------------------------------------------------------------ postcodes
@@ -173,9 +179,8 @@ def street_surrogate(text: str, ctx: SurrogateContext) -> str:
 
 
 def street_name_surrogate(name: str, ctx: SurrogateContext, n_words: int) -> str:
-    rng = ctx.stable_rng("LOCATION", "street-name", normalise_key(name))
     pool = words("places", "streets.single") if n_words == 1 else words("places", "streets.double")
-    return _choose(rng, pool, name)
+    return _choose(ctx, "street-name", pool, name)
 
 
 # ------------------------------------------------------------------------- the dispatcher
@@ -200,7 +205,7 @@ def part_surrogate(part: str, ctx: SurrogateContext, kind: str | None) -> str:
     lead = part[: len(part) - len(part.lstrip())]
     tail = part[len(part.rstrip()) :]
     core = part.strip()
-    return lead + _core_surrogate(core, ctx, kind or _kind_of(core, ctx.options.home_country)) + tail
+    return lead + _core_surrogate(core, ctx, kind or _kind_of(core, ctx.home_country)) + tail
 
 
 def _kind_of(core: str, home: str) -> str:
@@ -222,14 +227,14 @@ def _kind_of(core: str, home: str) -> str:
 
 
 def _core_surrogate(core: str, ctx: SurrogateContext, kind: str) -> str:
-    home = ctx.options.home_country
+    home = ctx.home_country
     rng = ctx.rng("LOCATION", kind, normalise_key(core))
     if kind == "ZIP":
         return postcode_surrogate(core, rng)
     if kind == "STATE":
-        return _state(core, _find(core, home, "states") or _find(core, home, "state_abbr") or home, rng)
+        return _state(core, _find(core, home, "states") or _find(core, home, "state_abbr") or home, ctx)
     if kind == "COUNTRY":
-        return _choose(rng, countries(), core)
+        return _choose(ctx, "country", countries(), core)
     if kind == "STREET":
         return street_surrogate(core, ctx)
     if kind == "TRAILER":
@@ -237,7 +242,7 @@ def _core_surrogate(core: str, ctx: SurrogateContext, kind: str) -> str:
         return part_surrogate(head, ctx, None) + trailer_surrogate(trailer, ctx)
     if kind == "FACILITY":
         return facility_surrogate(core, ctx)
-    return _choose(rng, country_places(_find(core, home, "cities") or home).cities, core)
+    return _choose(ctx, "town", country_places(_find(core, home, "cities") or home).cities, core)
 
 
 @cache
@@ -249,11 +254,11 @@ def _find_country(value: str) -> bool:
     return normalise_key(value) in _country_keys()
 
 
-def _state(value: str, country: str, rng: random.Random) -> str:
+def _state(value: str, country: str, ctx: SurrogateContext) -> str:
     places = country_places(country)
     abbr_form = normalise_key(value) in {normalise_key(a) for a in places.state_abbr}
     pool = places.state_abbr if abbr_form else places.states
-    return _choose(rng, pool, value)
+    return _choose(ctx, "state-abbr" if abbr_form else "state", pool, value)
 
 
 def _split_trailing(core: str, home: str) -> tuple[str, str] | None:
