@@ -216,14 +216,18 @@ def _height(quad: Quad) -> float:
     return math.hypot(quad[3][0] - quad[0][0], quad[3][1] - quad[0][1])
 
 
-def _groups(chars: list[_Char], owner: dict[int, Replacement]) -> list[_Group]:
-    """Runs of consecutive characters that are either unchanged, or inside one replacement."""
+def _groups(doc: Document, chars: list[_Char], owner: dict[int, Replacement]) -> list[_Group]:
+    """Runs of consecutive characters that are either inside one replacement, or unchanged
+    words; spaces drawn as characters form their own runs, so a line pushed along can close
+    up a wide gap of spaces the way it closes up any other gap."""
     out: list[_Group] = []
     for c in chars:
         r = owner.get(c.pos)
         if out:
             last = out[-1].chars[-1]
-            if owner.get(last.pos) is r and (r is not None or c.pos == last.pos + 1):
+            if owner.get(last.pos) is r and (
+                r is not None or (c.pos == last.pos + 1 and doc.text[c.pos].isspace() == doc.text[last.pos].isspace())
+            ):
                 out[-1].chars.append(c)
                 continue
         out.append(_Group([c], r))
@@ -301,7 +305,7 @@ def _plan_line(
     as far as it must: a gap wider than a space (a column, a tab stop) takes up the shift."""
     angle = chars[0].angle
     along, _ = _axes(angle)
-    groups = _groups(chars, owners)
+    groups = _groups(doc, chars, owners)
     for g in groups:
         g.start = min(_dot(c.quad[0], along) for c in g.chars)
         g.end = max(_dot(c.quad[1], along) for c in g.chars)
@@ -315,6 +319,8 @@ def _plan_line(
     cursor: float | None = None
     prev_end = 0.0
     for g in sorted(groups, key=lambda g: g.start):
+        if g.replacement is None and not g.text.strip():
+            continue  # spaces: the gap they leave is what the reader and the layout go by
         style = g.chars[0].style or {}
         size = float(style.get("size") or _height(g.chars[0].quad))
         r = g.replacement
