@@ -718,3 +718,29 @@ def add_pdf_extras(data: bytes, secret: str) -> bytes:
         out = io.BytesIO()
         pdf.save(out)
         return out.getvalue()
+
+
+def make_ocr_pdf(path: str | Path | None, lines: list[PdfLine], dpi: int = 200) -> bytes:
+    """What a scanner with OCR writes: the page as a picture, with the recognised text laid
+    over it invisibly (render mode 3) where the picture shows it."""
+    import pypdfium2 as pdfium
+    from reportlab.lib.utils import ImageReader
+
+    pdf = pdfium.PdfDocument(make_lines_pdf(None, lines))
+    picture = pdf[0].render(scale=dpi / 72).to_pil().convert("L")
+    pdf.close()
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=A4, invariant=1)
+    c.drawImage(ImageReader(picture), 0, 0, width=A4[0], height=A4[1])
+    for line in lines:
+        t = c.beginText(line.x, A4[1] - line.baseline)
+        t.setTextRenderMode(3)
+        t.setFont(line.font, line.size)
+        t.textOut(line.text)
+        c.drawText(t)
+    c.showPage()
+    c.save()
+    data = buf.getvalue()
+    if path is not None:
+        Path(path).write_bytes(data)
+    return data

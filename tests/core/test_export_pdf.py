@@ -391,3 +391,28 @@ def test_nothing_but_the_pages_is_carried_over(tmp_path):
         assert "/Annots" not in pdf.pages[0]
         assert {str(k) for k in pdf.docinfo.keys()} <= {"/Author", "/Title", "/Subject", "/Keywords", "/Creator", "/Producer", "/CreationDate", "/ModDate", "/Trapped"}
     assert find_leaks(pdf_stream_bytes(out.read_bytes()), [secret, "Whaanga", "app.alert"]) == []
+
+
+def test_invisible_ocr_text_over_a_scan_gets_the_scanned_value_painted_out(tmp_path):
+    from .docfactory import make_ocr_pdf
+
+    lines = [PdfLine(72, 90, "Referral letter, routine."), PdfLine(72, 130, f"Patient {NAME} seen today")]
+    source = make_ocr_pdf(tmp_path / "scan.pdf", lines)
+    doc = load_document(tmp_path / "scan.pdf")
+    reps = replacements_for(doc.text, {NAME: "Hone Walker"})
+    out = export_document(doc, reps, tmp_path / "scan.deid.pdf").path
+    before, after = _render(source), _render(out.read_bytes())
+
+    start = lines[1].text.index(NAME)
+    gone = lines[1].span_quad(start, start + len(NAME))
+    assert _inside(before, gone).min() < 100
+    # the picture of the name is gone and the surrogate is seen in its place, as on any page
+    assert np.abs(_inside(after, gone) - _inside(before, gone)).mean() > 20
+    assert _inside(after, lines[1].span_quad(start, start + len("Hone Walker"))).min() < 100
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    x0 = 72 + stringWidth("Patient Hone Walker", "Helvetica", 11) + 2
+    x1 = 72 + stringWidth(f"Patient {NAME}", "Helvetica", 11)
+    tail = [(x0, 133), (x1, 133), (x1, 119.5), (x0, 119.5)]  # the longer name's last letters
+    assert _inside(before, tail).min() < 100 and _inside(after, tail).min() > 245
+    assert "Hone Walker" in load_document(out).text
