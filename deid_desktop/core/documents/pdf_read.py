@@ -5,12 +5,19 @@ lines by their vertical position and ordered left to right; a space is inserted 
 between two characters is wider than a quarter of the font size and the PDF has no space
 character there. Lines end with "\\n"; pages are separated by a blank line ("\\n\\n"). Text
 that runs vertically (rotated pages or labels) forms its own lines after the horizontal ones.
+Text set at another angle (a skewed scan, a stamp) is grouped along its own baseline, using
+each character's text matrix, so its words are read whole. Letters that form no line (each
+at its own angle, as along a curve) are left out of the text and listed for the writer to
+cover, with a warning.
 
-Source map: one Segment per stretch of real characters of a line, locator
-``{"page": i (0-based), "line": k, "boxes": [[x0, top, x1, bottom], ...]}`` with one box per
-character in points, measured from the top-left corner of the page as a viewer shows it
-(crop box, after /Rotate) — the same frame as a pypdfium2 rendering of the page. Inserted
-spaces, line breaks and page breaks have no segment.
+Source map: one Segment per stretch of real characters of a line that share one look,
+locator ``{"page": i (0-based), "line": k, "boxes": [[x0, top, x1, bottom], ...], "style":
+{"size", "family", "bold", "italic", "color"}}`` with one box per character in points,
+measured from the top-left corner of the page as a viewer shows it (crop box, after /Rotate)
+— the same frame as a pypdfium2 rendering of the page. Skewed lines add ``"angle"`` (of the
+baseline, degrees counter-clockwise as viewed) and ``"quads"``: per character the four
+corners of its font box (line start at the descent, advance end, then one font size up).
+Inserted spaces, line breaks and page breaks have no segment.
 """
 
 from __future__ import annotations
