@@ -689,3 +689,155 @@ def find_leaks(blobs: list[bytes], originals: list[str]) -> list[str]:
                 if any(needle in h for h in hay):
                     hits.append(f"{original} ({encoding})")
     return sorted(set(hits))
+
+
+# --------------------------------------------------------------------------- PDFs: hard cases
+
+
+@dataclass
+class PdfLine:
+    """One string drawn with reportlab: baseline origin (points from the page's top-left),
+    turned ``angle`` degrees counter-clockwise, in any font, size, colour and render mode
+    (3 = invisible)."""
+
+    x: float
+    baseline: float
+    text: str
+    angle: float = 0.0
+    font: str = "Helvetica"
+    size: float = 11
+    colour: tuple[float, float, float] = (0, 0, 0)
+    render_mode: int = 0
+
+    def span_quad(self, start: int, end: int) -> list[tuple[float, float]]:
+        """The rotated font box (descent to ascent) of ``text[start:end]``, as four points in
+        the viewer's frame: what must be painted for those letters to be gone."""
+        import math
+
+        a = stringWidth(self.text[:start], self.font, self.size)
+        b = stringWidth(self.text[:end], self.font, self.size)
+        rad = math.radians(self.angle)
+        along = (math.cos(rad), -math.sin(rad))
+        up = (-math.sin(rad), -math.cos(rad))
+        lo, hi = -0.25 * self.size, 0.95 * self.size
+        return [
+            (self.x + s * along[0] + t * up[0], self.baseline + s * along[1] + t * up[1])
+            for s, t in ((a, lo), (b, lo), (b, hi), (a, hi))
+        ]
+
+
+def make_lines_pdf(path: str | Path | None, lines: list[PdfLine], pagesize: tuple[float, float] = A4) -> bytes:
+    """A one-page PDF of the given lines, each drawn as one text object."""
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=pagesize, invariant=1)
+    height = pagesize[1]
+    for line in lines:
+        c.saveState()
+        c.translate(line.x, height - line.baseline)
+        c.rotate(line.angle)
+        c.setFillColorRGB(*line.colour)
+        t = c.beginText(0, 0)
+        t.setTextRenderMode(line.render_mode)
+        t.setFont(line.font, line.size)
+        t.textOut(line.text)
+        c.drawText(t)
+        c.restoreState()
+    c.showPage()
+    c.save()
+    data = buf.getvalue()
+    if path is not None:
+        Path(path).write_bytes(data)
+    return data
+
+
+def make_arc_pdf(path: str | Path | None, word: str, centre: tuple[float, float] = (300, 400), radius: float = 60) -> bytes:
+    """A rubber-stamp look: each letter of ``word`` on a circle, turned its own way."""
+    import math
+
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=A4, invariant=1)
+    c.setFont("Helvetica", 11)
+    c.drawString(72, A4[1] - 90, "Stamped copy, see below.")
+    for i, letter in enumerate(word):
+        angle = 150 - i * 22  # none of the letters upright or on its side
+        rad = math.radians(angle)
+        c.saveState()
+        c.translate(centre[0] + radius * math.cos(rad), A4[1] - centre[1] + radius * math.sin(rad))
+        c.rotate(angle - 90)
+        c.setFont("Helvetica-Bold", 14)
+        c.drawString(0, 0, letter)
+        c.restoreState()
+    c.showPage()
+    c.save()
+    data = buf.getvalue()
+    if path is not None:
+        Path(path).write_bytes(data)
+    return data
+
+
+def add_pdf_extras(data: bytes, secret: str) -> bytes:
+    """Everything a PDF may carry besides its page content, each holding ``secret``: an
+    outline entry, a text annotation, a filled form field, an attached file, document-level
+    JavaScript, a page label, document information and an XMP packet."""
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        page = pdf.pages[0]
+        with pdf.open_outline() as outline:
+            outline.root.append(pikepdf.OutlineItem(f"Notes on {secret}", 0))
+        field_ = pdf.make_indirect(
+            pikepdf.Dictionary(
+                Type=pikepdf.Name.Annot, Subtype=pikepdf.Name.Widget, FT=pikepdf.Name.Tx,
+                T=pikepdf.String("patient"), V=pikepdf.String(secret), Rect=[72, 600, 300, 620], P=page.obj,
+            )
+        )
+        note = pdf.make_indirect(
+            pikepdf.Dictionary(
+                Type=pikepdf.Name.Annot, Subtype=pikepdf.Name.Text, Rect=[72, 650, 92, 670],
+                Contents=pikepdf.String(f"Call {secret}"),
+            )
+        )
+        page.obj.Annots = pdf.make_indirect(pikepdf.Array([field_, note]))
+        pdf.Root.AcroForm = pikepdf.Dictionary(Fields=pikepdf.Array([field_]))
+        pdf.attachments["referral.txt"] = pikepdf.AttachedFileSpec(pdf, f"Referral for {secret}".encode())
+        js = pdf.make_stream(f"app.alert('{secret}');".encode())
+        pdf.Root.Names.JavaScript = pikepdf.Dictionary(
+            Names=pikepdf.Array([pikepdf.String("hello"), pikepdf.Dictionary(S=pikepdf.Name.JavaScript, JS=js)])
+        )
+        pdf.Root.PageLabels = pikepdf.Dictionary(
+            Nums=pikepdf.Array([0, pikepdf.Dictionary(S=pikepdf.Name.D, P=pikepdf.String(f"{secret}-"))])
+        )
+        with pdf.open_metadata(set_pikepdf_as_editor=False) as meta:
+            meta["dc:creator"] = [secret]
+            meta["dc:title"] = f"Letter about {secret}"
+        pdf.docinfo["/Author"] = secret
+        pdf.docinfo["/Keywords"] = secret
+        out = io.BytesIO()
+        pdf.save(out)
+        return out.getvalue()
+
+
+def make_ocr_pdf(path: str | Path | None, lines: list[PdfLine], dpi: int = 200) -> bytes:
+    """What a scanner with OCR writes: the page as a picture, with the recognised text laid
+    over it invisibly (render mode 3) where the picture shows it."""
+    import pypdfium2 as pdfium
+    from reportlab.lib.utils import ImageReader
+
+    pdf = pdfium.PdfDocument(make_lines_pdf(None, lines))
+    picture = pdf[0].render(scale=dpi / 72).to_pil().convert("L")
+    pdf.close()
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=A4, invariant=1)
+    c.drawImage(ImageReader(picture), 0, 0, width=A4[0], height=A4[1])
+    for line in lines:
+        t = c.beginText(line.x, A4[1] - line.baseline)
+        t.setTextRenderMode(3)
+        t.setFont(line.font, line.size)
+        t.textOut(line.text)
+        c.drawText(t)
+    c.showPage()
+    c.save()
+    data = buf.getvalue()
+    if path is not None:
+        Path(path).write_bytes(data)
+    return data

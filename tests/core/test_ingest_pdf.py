@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 
 import pikepdf
 import pytest
@@ -140,3 +141,35 @@ def test_pdf_with_empty_user_password_is_readable(tmp_path):
     path = tmp_path / "owner_only.pdf"
     path.write_bytes(encrypt_pdf(data, user=""))
     assert load_document(path).text == "Protected against editing only"
+
+
+@pytest.mark.parametrize("angle", [4, -3, 30])
+def test_a_skewed_line_reads_whole_with_its_quadrilaterals_and_style(tmp_path, angle):
+    from .docfactory import PdfLine, make_lines_pdf
+
+    line = PdfLine(72, 200, "Patient Anita Whaanga phone 021 555 0199", angle=angle, font="Times-Bold", size=12)
+    make_lines_pdf(tmp_path / "skew.pdf", [PdfLine(72, 90, "Clinic letter, routine review."), line])
+
+    doc = load_document(tmp_path / "skew.pdf")
+
+    assert doc.text == "Clinic letter, routine review.\nPatient Anita Whaanga phone 021 555 0199"
+    start = doc.text.index("Anita")
+    seg = next(s for s in doc.segments if s.start <= start < s.end)
+    assert seg.locator["angle"] == pytest.approx(angle % 360, abs=0.01)
+    assert seg.locator["style"] == {"size": 12.0, "family": "serif", "bold": True, "italic": False, "color": [0.0, 0.0, 0.0]}
+    # the first letter's quadrilateral starts a descent (Times-Bold: 0.217 em) below where
+    # reportlab put the letter on the turned baseline, and is one font size high
+    rad = math.radians(angle)
+    along, up = (math.cos(rad), -math.sin(rad)), (-math.sin(rad), -math.cos(rad))
+    offset = stringWidth("Patient ", "Times-Bold", 12)
+    ax, ay, _, _, _, _, dx, dy = seg.locator["quads"][start - seg.start]
+    assert ax + 0.217 * 12 * up[0] == pytest.approx(line.x + offset * along[0], abs=0.3)
+    assert ay + 0.217 * 12 * up[1] == pytest.approx(line.baseline + offset * along[1], abs=0.3)
+    assert math.hypot(dx - ax, dy - ay) == pytest.approx(12, abs=0.05)
+
+
+def test_tiny_text_keeps_its_double_letters(tmp_path):
+    from .docfactory import PdfLine, make_lines_pdf
+
+    make_lines_pdf(tmp_path / "tiny.pdf", [PdfLine(72, 90, "Seen today."), PdfLine(72, 300, "Rawiri Tane", size=1)])
+    assert load_document(tmp_path / "tiny.pdf").text == "Seen today.\nRawiri Tane"

@@ -5,24 +5,34 @@ lines by their vertical position and ordered left to right; a space is inserted 
 between two characters is wider than a quarter of the font size and the PDF has no space
 character there. Lines end with "\\n"; pages are separated by a blank line ("\\n\\n"). Text
 that runs vertically (rotated pages or labels) forms its own lines after the horizontal ones.
+Text set at another angle (a skewed scan, a stamp) is grouped along its own baseline, using
+each character's text matrix, so its words are read whole. Letters that form no line (each
+at its own angle, as along a curve) are left out of the text and listed for the writer to
+cover, with a warning.
 
-Source map: one Segment per stretch of real characters of a line, locator
-``{"page": i (0-based), "line": k, "boxes": [[x0, top, x1, bottom], ...]}`` with one box per
-character in points, measured from the top-left corner of the page as a viewer shows it
-(crop box, after /Rotate) — the same frame as a pypdfium2 rendering of the page. Inserted
-spaces, line breaks and page breaks have no segment.
+Source map: one Segment per stretch of real characters of a line that share one look,
+locator ``{"page": i (0-based), "line": k, "boxes": [[x0, top, x1, bottom], ...], "style":
+{"size", "family", "bold", "italic", "color"}}`` with one box per character in points,
+measured from the top-left corner of the page as a viewer shows it (crop box, after /Rotate)
+— the same frame as a pypdfium2 rendering of the page. Skewed lines add ``"angle"`` (of the
+baseline, degrees counter-clockwise as viewed) and ``"quads"``: per character the four
+corners of its font box (line start at the descent, advance end, then one font size up).
+Inserted spaces, line breaks and page breaks have no segment.
 """
 
 from __future__ import annotations
 
 import io
 import logging
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import IngestError
 from .model import Document, Segment
+from .pdf_glyphs import glyph as char_glyph
+from .pdf_glyphs import style as glyph_style
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +52,9 @@ class PageFrame:
     width: float
     height: float
     rotation: int
+
+    def exact_box(self, ch: dict[str, Any]) -> list[float]:
+        return [ch["x0"] + self.dx, ch["top"] + self.dy, ch["x1"] + self.dx, ch["bottom"] + self.dy]
 
     def box(self, ch: dict[str, Any]) -> list[float]:
         return [
@@ -108,15 +121,18 @@ def _rotate(rotation: int, media: tuple[float, float, float, float], x: float, y
 class _Line:
     chars: list[dict[str, Any]]
     direction: str  # "ltr", "rtl" (upside-down text), "ttb" (top to bottom) or "btt"
+    angle: float | None = None  # of a skewed line's baseline; None for axis-aligned lines
 
 
-def _group_lines(chars: list[dict[str, Any]]) -> list[_Line]:
-    """Lines in reading order. The reading direction of each line is the direction in which
-    the PDF drew its characters (content-stream order), so upside-down and rotated text read
-    forwards."""
+def _group_lines(chars: list[dict[str, Any]]) -> tuple[list[_Line], list[dict[str, Any]]]:
+    """Lines in reading order, and the characters that belong to no line (letters set along a
+    curve, each at its own angle). The reading direction of an axis-aligned line is the
+    direction in which the PDF drew its characters (content-stream order), so upside-down and
+    rotated text read forwards; a skewed line reads along its baseline."""
     order = {id(c): i for i, c in enumerate(chars)}
-    horizontal = [c for c in chars if c.get("upright", True)]
-    vertical = [c for c in chars if not c.get("upright", True)]
+    straight = [c for c in chars if c["glyph"] is None or not c["glyph"].skewed]
+    horizontal = [c for c in straight if c.get("upright", True)]
+    vertical = [c for c in straight if not c.get("upright", True)]
     lines = []
     for cs, forward, backward in (
         *((cs, "ltr", "rtl") for cs in _cluster(horizontal, "top", "bottom", "x0")),
@@ -127,6 +143,9 @@ def _group_lines(chars: list[dict[str, Any]]) -> list[_Line]:
             lines.append(_Line(cs[::-1], backward))
         else:
             lines.append(_Line(cs, forward))
+    skewed, stray = _skewed_lines([c for c in chars if c["glyph"] is not None and c["glyph"].skewed])
+    lines.extend(skewed)
+
     # Lines follow each other the way their text's "up" points: upside-down lines from the
     # bottom of the page, clockwise-turned columns from the right.
     def order_key(line: _Line) -> tuple[int, float]:
@@ -138,7 +157,51 @@ def _group_lines(chars: list[dict[str, Any]]) -> list[_Line]:
             "btt": (3, c["x0"]),
         }[line.direction]
 
-    return sorted(lines, key=order_key)
+    return sorted(lines, key=order_key), stray
+
+
+_SAME_ANGLE = 1.0  # degrees: letters of one skewed line share their angle to rounding
+_MIN_SKEWED_RUN = 4  # fewer letters at one angle are not a line (text set along a curve)
+
+
+def _skewed_lines(chars: list[dict[str, Any]]) -> tuple[list[_Line], list[dict[str, Any]]]:
+    """Skewed characters grouped by angle, then by baseline, and read along the baseline."""
+    lines: list[_Line] = []
+    stray: list[dict[str, Any]] = []
+    by_angle: list[list[dict[str, Any]]] = []
+    for c in sorted(chars, key=lambda c: c["glyph"].angle):
+        if by_angle and c["glyph"].angle - by_angle[-1][-1]["glyph"].angle <= _SAME_ANGLE:
+            by_angle[-1].append(c)
+        else:
+            by_angle.append([c])
+    for group in by_angle:
+        if len(group) < _MIN_SKEWED_RUN:
+            stray.extend(group)
+            continue
+        angle = sum(c["glyph"].angle for c in group) / len(group)
+        rad = math.radians(angle)
+        along, up = (math.cos(rad), -math.sin(rad)), (-math.sin(rad), -math.cos(rad))
+        for c in group:
+            ox, oy = c["glyph"].corners[0]
+            c["along"] = ox * along[0] + oy * along[1]
+            c["across"] = ox * up[0] + oy * up[1]
+        current: list[dict[str, Any]] = []
+        base = size = 0.0
+        for c in sorted(group, key=lambda c: (c["across"], c["along"])):
+            if current and abs(c["across"] - base) <= 0.5 * min(size, c["glyph"].size):
+                current.append(c)
+                continue
+            if current:
+                lines.append(_skewed_line(current, angle))
+            current, base, size = [c], c["across"], c["glyph"].size
+        lines.append(_skewed_line(current, angle))
+    return lines, stray
+
+
+def _skewed_line(chars: list[dict[str, Any]], angle: float) -> _Line:
+    nearest = round(angle / 90.0) % 4
+    direction = ("ltr", "btt", "rtl", "ttb")[nearest]
+    return _Line(sorted(chars, key=lambda c: c["along"]), direction, angle)
 
 
 def _cluster(chars: list[dict[str, Any]], lo: str, hi: str, along: str) -> list[list[dict[str, Any]]]:
@@ -162,7 +225,9 @@ def _is_space(ch: dict[str, Any]) -> bool:
 
 
 class _PageText:
-    """Lays out one page's lines, recording boxes per character."""
+    """Lays out one page's lines, recording per character its box (and, on skewed lines, its
+    quadrilateral) and per segment the look of its characters. A segment ends where a space
+    is inserted or where the look changes, so each segment has one style."""
 
     def __init__(self, page_index: int, frame: PageFrame):
         self.page_index = page_index
@@ -174,45 +239,96 @@ class _PageText:
     def add_line(self, k: int, line: _Line) -> None:
         if self.pos:
             self._add("\n")
-        run_text: list[str] = []
-        run_boxes: list[list[float]] = []
+        run = _Run(k, line.angle)
         prev = None
         for ch in line.chars:
-            if prev is not None and self._needs_space(prev, ch, line.direction):
-                self._flush(k, run_text, run_boxes)
+            look = _look(ch, line.direction)
+            if prev is not None and self._needs_space(prev, ch, line):
+                self._flush(run)
                 self._add(" ")
+            elif run.text and look != run.style:
+                self._flush(run)
+            run.style = look
             text = ch["text"]
-            box = self.frame.box(ch)
-            run_text.append(text)
-            run_boxes.extend(_split_box(box, len(text), line.direction))
+            run.text.append(text)
+            run.boxes.extend(_split_box(self.frame.box(ch), len(text), line.direction))
+            if line.angle is not None:
+                run.quads.extend(_split_quad(ch["glyph"].flat(), len(text)))
             prev = ch
-        self._flush(k, run_text, run_boxes)
+        self._flush(run)
 
-    def _needs_space(self, prev: dict[str, Any], ch: dict[str, Any], direction: str) -> bool:
+    def _needs_space(self, prev: dict[str, Any], ch: dict[str, Any], line: _Line) -> bool:
         if _is_space(prev) or _is_space(ch) or ch["text"] in _NO_SPACE_BEFORE:
             return False
+        if line.angle is not None:
+            size = max(prev["glyph"].size, ch["glyph"].size)
+            gap = ch["along"] - (prev["along"] + prev["glyph"].length)
+            return gap > _GAP_FOR_SPACE * size
         size = max(prev.get("size") or 0, ch.get("size") or 0) or (prev["bottom"] - prev["top"])
         gap = {
             "ltr": ch["x0"] - prev["x1"],
             "rtl": prev["x0"] - ch["x1"],
             "ttb": ch["top"] - prev["bottom"],
             "btt": prev["top"] - ch["bottom"],
-        }[direction]
+        }[line.direction]
         return gap > _GAP_FOR_SPACE * size
 
-    def _flush(self, k: int, run_text: list[str], run_boxes: list[list[float]]) -> None:
-        if not run_text:
+    def _flush(self, run: "_Run") -> None:
+        if not run.text:
             return
-        text = "".join(run_text)
+        text = "".join(run.text)
         start = self.pos
         self._add(text)
-        self.segments.append((start, self.pos, {"page": self.page_index, "line": k, "boxes": list(run_boxes)}))
-        run_text.clear()
-        run_boxes.clear()
+        loc: dict[str, Any] = {"page": self.page_index, "line": run.line, "boxes": list(run.boxes), "style": run.style}
+        if run.angle is not None:
+            loc["angle"] = round(run.angle, 3)
+            loc["quads"] = list(run.quads)
+        self.segments.append((start, self.pos, loc))
+        run.text.clear()
+        run.boxes.clear()
+        run.quads.clear()
 
     def _add(self, s: str) -> None:
         self.text.append(s)
         self.pos += len(s)
+
+
+@dataclass
+class _Run:
+    line: int
+    angle: float | None
+    text: list[str] = field(default_factory=list)
+    boxes: list[list[float]] = field(default_factory=list)
+    quads: list[list[float]] = field(default_factory=list)
+    style: dict[str, Any] | None = None
+
+
+def _look(ch: dict[str, Any], direction: str) -> dict[str, Any]:
+    g = ch["glyph"]
+    if g is not None:
+        size = g.size
+    else:
+        size = (ch["bottom"] - ch["top"]) if direction in ("ltr", "rtl") else (ch["x1"] - ch["x0"])
+    return glyph_style(ch, size)
+
+
+def _split_quad(quad: list[float], n: int) -> list[list[float]]:
+    """As ``_split_box`` for a skewed character: equal shares along its baseline."""
+    if n <= 1:
+        return [quad] * n
+    (ax, ay, bx, by, cx, cy, dx, dy) = quad
+    out = []
+    for i in range(n):
+        f, g = i / n, (i + 1) / n
+        out.append(
+            [
+                round(ax + (bx - ax) * f, 2), round(ay + (by - ay) * f, 2),
+                round(ax + (bx - ax) * g, 2), round(ay + (by - ay) * g, 2),
+                round(dx + (cx - dx) * g, 2), round(dy + (cy - dy) * g, 2),
+                round(dx + (cx - dx) * f, 2), round(dy + (cy - dy) * f, 2),
+            ]
+        )
+    return out
 
 
 def _split_box(box: list[float], n: int, direction: str) -> list[list[float]]:
@@ -263,7 +379,7 @@ def read_pdf(data: bytes, path: str | Path) -> Document:
         for i, page in enumerate(pages):
             try:
                 frame = page_frame(page)
-                chars = [c for c in page.dedupe_chars().chars if c.get("text")]
+                chars = _page_chars(page, frame)
             except Exception as e:
                 raise classify(e) from None
             page_meta = {"width": frame.width, "height": frame.height, "rotation": frame.rotation}
@@ -279,7 +395,18 @@ def read_pdf(data: bytes, path: str | Path) -> Document:
             if _has_images(page):
                 pages_with_images.append(i + 1)
             layout = _PageText(i, frame)
-            lines = _group_lines(chars)
+            lines, stray = _group_lines(chars)
+            if stray:
+                # Letters that form no line cannot be read, so nothing can say whether they
+                # spell a name: the writer covers them and the text leaves them out.
+                page_meta["covered"] = [c["glyph"].flat() for c in stray]
+                warnings.append(
+                    f"page {i + 1} has letters set along a curve or at scattered angles that cannot be read as text; "
+                    "they are covered in the de-identified copy"
+                )
+            if not lines:
+                page_starts.append(None)
+                continue
             for k, line in enumerate(lines):
                 layout.add_line(k, line)
             if texts:
@@ -310,6 +437,28 @@ def read_pdf(data: bytes, path: str | Path) -> Document:
         meta={"pages": pages_meta, "page_starts": page_starts},
         source_bytes=data,
     )
+
+
+def _page_chars(page, frame: PageFrame) -> list[dict[str, Any]]:
+    """The page's characters without fake-bold duplicates, each with its glyph geometry.
+
+    pdfplumber's duplicate test allows one point of offset, which in 1-point text is more
+    than a letter's width ("ii" would become "i"); a tenth of the font size stays below the
+    narrowest letter at every size."""
+    from pdfplumber.utils import dedupe_chars
+
+    chars = [c for c in page.chars if c.get("text")]
+    by_size: dict[float, list[dict[str, Any]]] = {}
+    for c in chars:
+        by_size.setdefault(c.get("size") or 0.0, []).append(c)
+    kept = {id(c) for size, group in by_size.items() for c in dedupe_chars(group, tolerance=min(1.0, 0.1 * size))}
+    out = []
+    for c in chars:
+        if id(c) in kept:
+            c = dict(c)
+            c["glyph"] = char_glyph(c, frame.exact_box(c))
+            out.append(c)
+    return out
 
 
 def _has_images(page) -> bool:
