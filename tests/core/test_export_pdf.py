@@ -377,7 +377,7 @@ def test_letters_that_form_no_line_are_covered_and_the_page_is_flagged(tmp_path)
 
 def test_nothing_but_the_pages_is_carried_over(tmp_path):
     """Outlines, annotations, form fields, attachments, scripts, page labels, document
-    information and XMP of the original: none reaches the output (docs/scrubbing-pdf.md)."""
+    information and XMP of the original: none reaches the output (docs/scrubbing.md, PDF)."""
     secret = "Anita Whaanga"
     page = make_lines_pdf(None, [PdfLine(72, 90, "Letter about the patient, routine review.")])
     path = tmp_path / "extras.pdf"
