@@ -142,7 +142,7 @@ def cmd_deidentify(args) -> int:
     if args.workspace:
         from .core.store import Workspace
 
-        ws = Workspace.open(args.workspace, create=False)
+        ws = Workspace.open(args.workspace)  # a new path starts a workspace, as in the app
         key = ws.secret
         ws.close()
     else:

@@ -27,12 +27,11 @@ def _err(msg: str) -> None:
 
 
 def _open(path: str):
-    from .core.errors import ConfigError
+    """The workspace at ``path``, created (owner-only) when nothing is there yet, as the app
+    does: importing reviewed files into a new workspace is how one starts from them."""
     from .core.store import Workspace
 
-    if not Path(path).is_file():
-        raise ConfigError(f"{Path(path).name}: no such workspace")
-    return Workspace.open(path, create=False)
+    return Workspace.open(path)
 
 
 def _fmt(x: float | None) -> str:

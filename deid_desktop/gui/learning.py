@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDoubleSpinBox,
-    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -45,6 +44,7 @@ from PySide6.QtWidgets import (
 
 from ..core.categories import Category
 from ..core.errors import DeidError
+from . import file_dialogs
 from .errors import show_error
 from .learning_charts import bar_chart, line_chart
 from .workers import Worker, failure_text, start_in_thread
@@ -859,12 +859,12 @@ class ListsDialog(QDialog):
         return export_terms(self.workspace, path, kind)  # type: ignore[arg-type]
 
     def _ask_import(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Import list", "", "Text files (*.txt);;All files (*)")
+        path = file_dialogs.open_file_name(self, "Import list", "", "Text files (*.txt);;All files (*)")
         if path:
             self.import_file(path, self.kind.currentData())
 
     def _ask_export(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export list", f"{self.kind.currentData()}-list.txt", "Text files (*.txt)")
+        path = file_dialogs.save_file_name(self, "Export list", f"{self.kind.currentData()}-list.txt", "Text files (*.txt)")
         if path:
             self.export_file(path, self.kind.currentData())
 

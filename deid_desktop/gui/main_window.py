@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QDialog,
-    QFileDialog,
     QHeaderView,
     QLabel,
     QMainWindow,
@@ -33,6 +32,7 @@ from ..core.categories import CATEGORY_KEYS, Category
 from ..core.errors import DeidError
 from ..core.store import DecisionAction, DocStatus
 from .detection import DetectorSettings, EnsembleProvider, detector_summary
+from . import file_dialogs
 from .errors import describe, show_error
 from .export_dialog import ExportDialog
 from .findings import FindingsDock
@@ -642,16 +642,16 @@ class MainWindow(QMainWindow):
 
     # -- dialogs ------------------------------------------------------------------------
     def open_files_dialog(self) -> None:
-        files, _ = QFileDialog.getOpenFileNames(self, "Import documents", "", "Documents (*.txt *.docx *.pdf);;All files (*)")
+        files = file_dialogs.open_file_names(self, "Import documents", "", "Documents (*.txt *.docx *.pdf);;All files (*)")
         self.import_paths(files)
 
     def open_folder_dialog(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Import a folder (one subfolder per subject)")
+        folder = file_dialogs.existing_directory(self, "Import a folder (one subfolder per subject)")
         if folder:
             self.import_paths([folder])
 
     def import_manifest_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Subject manifest", "", "CSV (*.csv)")
+        path = file_dialogs.open_file_name(self, "Subject manifest", "", "CSV (*.csv)")
         if path:
             self.apply_manifest(path)
 

@@ -10,7 +10,6 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLineEdit,
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.paths import user_data_dir
+from . import file_dialogs
 
 ORGANISATION = "deid-desktop"
 APPLICATION = "deid-desktop"
@@ -166,11 +166,11 @@ class _PathField(QWidget):
         def pick() -> None:
             start = self.edit.text() or str(Path.home())
             if folder:
-                p = QFileDialog.getExistingDirectory(self, caption, start)
+                p = file_dialogs.existing_directory(self, caption, start)
             elif save:
-                p, _ = QFileDialog.getSaveFileName(self, caption, start, file_filter, options=QFileDialog.Option.DontConfirmOverwrite)
+                p = file_dialogs.save_file_name(self, caption, start, file_filter, confirm_overwrite=False)
             else:
-                p, _ = QFileDialog.getOpenFileName(self, caption, start, file_filter)
+                p = file_dialogs.open_file_name(self, caption, start, file_filter)
             if p:
                 self.edit.setText(p)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 # Importing ``learned`` puts the learning loop's tables on the shared metadata, so that the
 # metadata always describes the whole workspace file (migrations, schema checks).
 from . import learned as _learned  # noqa: F401
-from .errors import InvalidDecision, InvalidSpan, RecordNotFound, WorkspaceError
+from .errors import InvalidDecision, InvalidSpan, RecordNotFound, WorkspaceDisturbed, WorkspaceError
 from .rows import (
     DecisionAction,
     DecisionRow,
@@ -37,5 +37,6 @@ __all__ = [
     "SubjectRow",
     "TrainingRunRow",
     "Workspace",
+    "WorkspaceDisturbed",
     "WorkspaceError",
 ]

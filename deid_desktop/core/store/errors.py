@@ -20,3 +20,9 @@ class InvalidDecision(WorkspaceError, ValueError):
 
 class InvalidSpan(WorkspaceError, ValueError):
     """Span offsets that do not lie inside the document's text."""
+
+
+class WorkspaceDisturbed(WorkspaceError):
+    """Another program broke this process's hold on the workspace file (see
+    ``database.FileHold``): the change in hand was refused or not saved, and the message says
+    which; nothing is ever written into a journal another process has deleted."""

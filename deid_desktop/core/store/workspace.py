@@ -18,6 +18,7 @@ from .database import (
     make_engine,
     migrate,
     restrict_side_files,
+    restrict_workspace_file,
 )
 from .documents import DocumentsRepository
 from .errors import WorkspaceError
@@ -51,11 +52,12 @@ class Workspace(DocumentsRepository, ReviewRepository, LearningRepository):
                 raise FileNotFoundError(errno.ENOENT, "no workspace at this path", str(path))
             if create_owner_only_file(path):
                 log.info("created workspace %s", path.name)
+        restrict_workspace_file(path)
         engine = make_engine(path)
         try:
             migrate(engine, path)
             restrict_side_files(path)
-            db = Database(engine)
+            db = Database(path, engine)
             secret = _load_or_create_secret(db)
         except BaseException:
             engine.dispose()
@@ -63,8 +65,12 @@ class Workspace(DocumentsRepository, ReviewRepository, LearningRepository):
         return cls(path, db, secret)
 
     def close(self) -> None:
-        # Closing the last connection checkpoints the WAL back into the main file.
-        self._db.dispose()
+        """Fold the WAL into the .sqlite file (so that file alone is complete, even when
+        another process still has the workspace open), then close every connection."""
+        try:
+            self._db.checkpoint()
+        finally:
+            self._db.dispose()
 
     def __enter__(self) -> "Workspace":
         return self
