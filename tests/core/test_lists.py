@@ -136,10 +136,12 @@ def test_lists_import_and_export_as_plain_files(ws, tmp_path):
     out = tmp_path / "out.txt"
     assert export_terms(ws, out, "deny") == 2
     assert out.read_text(encoding="utf-8") == src.read_text(encoding="utf-8")
+    assert out.stat().st_mode & 0o777 == 0o600  # a deny list is a list of patients' names
     never_flag(ws, "Glasgow Coma Scale")
     allow_out = tmp_path / "allow.txt"
     assert learn_cli.main(["lists", "export", "--workspace", str(ws.path), "--kind", "allow", "--file", str(allow_out)]) == 0
     assert allow_out.read_text(encoding="utf-8") == "Glasgow Coma Scale\n"
+    assert allow_out.stat().st_mode & 0o777 == 0o600
     more = tmp_path / "more.txt"
     more.write_text("Foley\nApgar\n", encoding="utf-8")
     assert learn_cli.main(["lists", "import", "--workspace", str(ws.path), "--kind", "allow", "--file", str(more), "--scope", "subject", "--scope-id", "3"]) == 0

@@ -25,6 +25,7 @@ from typing import Iterable, Literal
 
 from ..categories import Category, normalise_fine, parse_category
 from ..errors import ConfigError
+from ..private_files import write_private_text
 from ..spans import Span, sort_spans
 from .base import Detector, register
 
@@ -205,7 +206,8 @@ def format_terms(terms: Iterable[ListTerm]) -> str:
 
 def write_terms_file(path: str | Path, terms: Iterable[ListTerm]) -> int:
     terms = list(terms)
-    Path(path).write_text(format_terms(terms), encoding="utf-8")
+    # deny lists are patients' names: the file is as private as the workspace
+    write_private_text(path, format_terms(terms))
     return len(terms)
 
 
