@@ -178,6 +178,24 @@ def _safe(name: str) -> str:
     return _UNSAFE.sub("_", name).strip().lstrip(".").strip()
 
 
+def withheld_name(name: str, detector) -> str:
+    """A name for a message outside any batch (no key, no subject): what the detector finds
+    becomes its category tag, "[NAME]_letter.txt"."""
+    base = PurePath(name).name
+    stem, suffix = (base[: -len(PurePath(base).suffix)], PurePath(base).suffix) if PurePath(base).suffix else (base, "")
+    namer = FileNamer(detector, None, b"", "tag")
+    text, bounds, spans = namer.phi_spans(stem)
+    words = name_words(stem)
+    first_word = {a: i for i, (a, _) in enumerate(bounds)}
+    last_word = {b: i for i, (_, b) in enumerate(bounds)}
+    out, pos = [], 0
+    for s in spans:
+        a, b = words[first_word[s.start]].start, words[last_word[s.end]].end
+        out.append(stem[pos:a] + f"[{s.category.value}]")
+        pos = b
+    return _safe("".join(out) + stem[pos:]) + suffix
+
+
 # -- output paths -------------------------------------------------------------------------
 
 DEID_MARK = ".deid"
