@@ -311,7 +311,13 @@ def plan_outputs(
         if on_skip is not None:
             rel = _relative(path, root)
             subjects = [rel.parts[0] if len(rel.parts) > 1 else "default"] * len(rel.parts)
-            on_skip(namer.relative(rel, subjects).as_posix() if rel.parts else "an input folder", reason)
+            if not rel.parts:
+                on_skip("an input folder", reason)
+                return
+            # never read, so never worth the risk of a name the detector misses: the entry
+            # gets a neutral name, its folders their usual de-identified ones
+            folders = namer.relative(rel, subjects).parent
+            on_skip((folders / (namer.neutral(rel.name, subjects[-1], "entry") + PurePath(rel.name).suffix)).as_posix(), reason)
 
     for argi, inp in enumerate(inputs):
         root = inp if inp.is_dir() else None
