@@ -84,6 +84,7 @@ class FileNamer:
         self.engine = engine
         self.mode = mode
         self._key = hmac.new(secret, b"deid-desktop file names", hashlib.sha256).digest()
+        self._cache: dict[tuple[str, str, str], str] = {}
 
     def neutral(self, name: str, subject: str, kind: str = "doc") -> str:
         digest = hmac.new(self._key, f"{kind}\x00{subject}\x00{name}".encode("utf-8", "surrogatepass"), hashlib.sha256)
@@ -113,7 +114,14 @@ class FileNamer:
         return text, bounds, _non_overlapping(widened)
 
     def component(self, name: str, subject: str, kind: str = "doc") -> str:
-        """One name (no folder separators, no suffix) without PHI."""
+        """One name (no folder separators, no suffix) without PHI. Cached: a folder name is
+        asked for once per file inside it."""
+        key = (name, subject, kind)
+        if key not in self._cache:
+            self._cache[key] = self._component(name, subject, kind)
+        return self._cache[key]
+
+    def _component(self, name: str, subject: str, kind: str) -> str:
         text, bounds, spans = self.phi_spans(name)
         if not spans:
             return _safe(name) or self.neutral(name, subject, kind)

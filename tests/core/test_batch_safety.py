@@ -200,3 +200,22 @@ def test_a_damaged_workspace_is_one_phi_free_line(tmp_path, capsys):
             failures += 1
             assert rc == 2 and f"damaged{page}.sqlite" in err
     assert failures  # the damage was noticed at least once
+
+
+def test_a_workspace_keeps_the_name_map(tmp_path, capsys):
+    """With --workspace (which may hold PHI) the input → output names are kept there too."""
+    from deid_desktop.cli import NAME_MAP_SETTING
+    from deid_desktop.core.store import Workspace
+
+    ws_path = tmp_path / "ws.sqlite"
+    Workspace.open(ws_path).close()
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "Tevita_Fifita_letter.txt").write_text(LETTER, encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["deidentify", str(src), "--out", str(out), "--ensemble", RULES, "--workspace", str(ws_path), "--quiet"]) == 0
+    (written,) = out.glob("*.deid.txt")
+    assert_no_names(written.name)
+    with Workspace.open(ws_path, create=False) as ws:
+        names = ws.get_setting(NAME_MAP_SETTING)
+    assert Path(names[str(written)]).name == "Tevita_Fifita_letter.txt"
