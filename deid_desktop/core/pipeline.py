@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path, PurePath
 from typing import Any, Callable, Iterable, Sequence
 
-from .documents import Document, Replacement, apply_replacements
+from .documents import Document, Replacement
 from .errors import DeidError, ExportError, IngestError, content_free_traceback
 from .spans import Span
 

@@ -105,6 +105,11 @@ def test_output_folder_inside_the_input_is_never_read(tmp_path, capsys):
     report = json.loads((out / "deid_report.json").read_text(encoding="utf-8"))
     assert [f["file"] for f in report["files"]] == ["visit.txt"]
     assert not list(src.rglob("*.deid.deid*"))
+    # a later run to another folder does not read the earlier output either
+    elsewhere = tmp_path / "elsewhere"
+    assert deidentify(tmp_path, str(src), "--out", str(elsewhere)) == 0
+    assert [p.relative_to(elsewhere).as_posix() for p in elsewhere.rglob("*.txt")] == ["visit.deid.txt"]
+    assert "the output folder of an earlier run" in capsys.readouterr().err
 
 
 def test_bad_links_are_skipped_and_the_batch_goes_on(tmp_path, capsys):

@@ -152,8 +152,9 @@ def iter_input_files(
 
     Inside a folder, entries that would make a batch read what it should not are skipped and
     passed to ``on_skip(path, input folder, reason)``: the folders in ``exclude`` (the output
-    folder, which may lie inside the input), files this app wrote, links that loop, dangle
-    or lead outside the input folder, folders that cannot be listed."""
+    folder, which may lie inside the input) and any folder holding a batch report (the
+    output of an earlier run to another place), files this app wrote, links that loop,
+    dangle or lead outside the input folder, folders that cannot be listed."""
     out: list[Path] = []
     seen: set[str] = set()
     excluded = {real_key(Path(e)) for e in exclude}
@@ -190,6 +191,9 @@ def _walk(top: Path, excluded: set[str], skip: SkipHandler) -> list[Path]:
                 continue
             if full.is_symlink():
                 skip(full, top, "a link to a folder (links to folders are not followed)")
+                continue
+            if (full / "deid_report.json").is_file():
+                skip(full, top, "the output folder of an earlier run")
                 continue
             kept.append(d)
         dirs[:] = kept
