@@ -46,9 +46,16 @@ def build_detector(args) -> "object":
 
 
 def _iter_jsonl(path: str) -> Iterator[tuple[int, dict | None, str | None]]:
-    f = sys.stdin if path == "-" else open(path, encoding="utf-8")
+    """(line number, document, error) per non-blank line. Each line is decoded on its own,
+    so one line that is not UTF-8 is reported (by number, never content) and the rest go on."""
+    f = sys.stdin.buffer if path == "-" else open(path, "rb")
     with f:
-        for n, line in enumerate(f, 1):
+        for n, raw in enumerate(f, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                yield n, None, f"line {n}: not UTF-8 text"
+                continue
             if not line.strip():
                 continue
             try:
@@ -63,18 +70,22 @@ def _iter_jsonl(path: str) -> Iterator[tuple[int, dict | None, str | None]]:
 # -- detect -----------------------------------------------------------------------------
 
 def cmd_detect(args) -> int:
+    if args.input != "-" and not Path(args.input).is_file():
+        _err("the --input file does not exist")
+        return 2
     det = build_detector(args)
     out = sys.stdout if args.output == "-" else open(args.output, "w", encoding="utf-8")
-    n_docs, n_chars, t0 = 0, 0, time.perf_counter()
+    n_docs, n_chars, n_bad, t0 = 0, 0, 0, time.perf_counter()
     batch: list[tuple[int, dict | None, str | None]] = []
 
     def flush() -> None:
-        nonlocal n_docs, n_chars
+        nonlocal n_docs, n_chars, n_bad
         good = [(i, o) for i, (_, o, e) in enumerate(batch) if o is not None]
         results = det.detect_many([o["text"] for _, o in good]) if good else []
         by_index = {i: r for (i, _), r in zip(good, results)}
         for i, (n, obj, err) in enumerate(batch):
             if obj is None:
+                n_bad += 1
                 _err(err or f"line {n}: invalid")
                 out.write(json.dumps({"id": None, "line": n, "spans": [], "error": err}) + "\n")
                 continue
@@ -91,15 +102,14 @@ def cmd_detect(args) -> int:
             if len(batch) >= args.batch_size:
                 flush()
         flush()
-    except FileNotFoundError:
-        _err(f"{args.input}: no such file")
-        return 2
     finally:
         if out is not sys.stdout:
             out.close()
     dt = time.perf_counter() - t0
     _err(f"detected PHI in {n_docs} documents ({n_chars} characters) in {dt:.1f} s")
-    return 0
+    if n_bad:
+        _err(f"{n_bad} line(s) could not be read (see above); every other line was written")
+    return 1 if n_bad else 0
 
 
 # -- deidentify -------------------------------------------------------------------------
@@ -113,88 +123,130 @@ def _worker_init(ensemble: str | None, workspace: str | None, key: bytes, mode: 
     _WORKER = _make_deidentifier(argparse.Namespace(ensemble=ensemble, workspace=workspace), key, mode, fmt, rescan, options)
 
 
-def _make_deidentifier(ns, key: bytes, mode: str, fmt: str | None, rescan: bool, options: dict):
+def _make_deidentifier(ns, key: bytes, mode: str, fmt: str | None, rescan: bool, options: dict, detector=None):
     from .core.pipeline import Deidentifier
     from .core.surrogates import SurrogateEngine, SurrogateOptions
 
     engine = SurrogateEngine(key, SurrogateOptions(**options))
-    return Deidentifier(build_detector(ns), engine, mode=mode, out_format=fmt, rescan=rescan)
+    return Deidentifier(detector if detector is not None else build_detector(ns), engine, mode=mode, out_format=fmt, rescan=rescan)
 
 
-def _worker_run(path: str, out: str, subject: str):
-    Path(out).parent.mkdir(parents=True, exist_ok=True)
-    return _WORKER.process_file(Path(path), Path(out), subject)
+def _worker_run(path: str, out: str, subject: str, display: str, label: str):
+    return _WORKER.process_file(Path(path), Path(out), subject, display, label)
+
+
+def _load_key(args) -> bytes:
+    if args.workspace:
+        from .core.store import Workspace
+
+        with Workspace.open(args.workspace) as ws:  # a new path starts a workspace, as in the app
+            return ws.secret
+    from .core.keys import load_or_create_key
+
+    return load_or_create_key(args.key_file)
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path.resolve().is_relative_to(folder.resolve())
 
 
 def cmd_deidentify(args) -> int:
     from tqdm import tqdm
 
-    from .core.keys import load_or_create_key
-    from .core.pipeline import FileResult, load_report, load_subject_manifest, plan_outputs, subject_for, write_report
+    from .core.naming import FileNamer
+    from .core.pipeline import (
+        FileResult,
+        check_writable,
+        input_digest,
+        is_finished,
+        load_report,
+        load_subject_manifest,
+        options_digest,
+        plan_outputs,
+        remove_part_files,
+        write_name_map,
+        write_report,
+    )
 
     out_dir = Path(args.out)
     inputs = [Path(p) for p in args.paths]
-    for p in inputs:
+    for i, p in enumerate(inputs, 1):
         if not p.exists():
-            _err(f"{p}: no such file or folder")
+            # the path itself may be PHI: the argument is named by its position
+            _err(f"input {i} of {len(inputs)} does not exist (no such file or folder)")
             return 2
+    name_map = Path(args.name_map) if args.name_map else None
+    if name_map is not None and _inside(name_map, out_dir):
+        _err("--name-map holds the original file names: write it outside the output folder")
+        return 2
+    problem = check_writable(out_dir)
+    if problem:
+        _err(f"cannot write to the output folder {out_dir}: {problem}")
+        return 2
     manifest = load_subject_manifest(Path(args.subjects)) if args.subjects else {}
-    if args.workspace:
-        from .core.store import Workspace
-
-        ws = Workspace.open(args.workspace)  # a new path starts a workspace, as in the app
-        key = ws.secret
-        ws.close()
-    else:
-        key = load_or_create_key(args.key_file)
+    key = _load_key(args)
     options = {}
     if args.age_cap is not None:
         options["age_cap"] = args.age_cap
-    plan = plan_outputs(inputs, out_dir)
+    deid = _make_deidentifier(args, key, args.mode, args.format, not args.no_rescan, options)
+    namer = FileNamer(deid.detector, deid.engine, key, args.mode)
+    opts_id = options_digest(key, {
+        "mode": args.mode, "format": args.format, "rescan": not args.no_rescan, "surrogates": options,
+        "detector": deid.detector.describe() if hasattr(deid.detector, "describe") else type(deid.detector).__name__,
+    })
+    removed = remove_part_files(out_dir)
+    if removed:
+        _err(f"removed {removed} unfinished file(s) left by an interrupted run")
+    exclude = [out_dir] + ([name_map] if name_map else [])
+    plan = plan_outputs(inputs, out_dir, namer, manifest, out_format=args.format, exclude=exclude,
+                        on_skip=lambda name, reason: _err(f"skipped {name}: {reason}"))
+    if name_map is not None:
+        write_name_map(name_map, plan)
+    if args.workspace:
+        _remember_names(args.workspace, plan)
     results = load_report(out_dir) if not args.force else {}
     todo = []
-    from_folder: set[str] = set()
-    for f, root, out in plan:
-        prev = results.get(str(f))
-        if not args.force and prev and prev.status == "ok" and prev.output and Path(prev.output).is_file():
-            continue  # resumable: finished outputs are kept
-        todo.append((f, out, subject_for(f, root, manifest)))
-        if root is not None:
-            from_folder.add(str(f))
+    for item in plan:
+        digest = input_digest(item.source, key)
+        if not args.force and is_finished(results.get(item.display), digest, opts_id):
+            continue  # resumable: finished outputs of these very bytes and options are kept
+        todo.append((item, digest))
     skipped = len(plan) - len(todo)
     if skipped:
         _err(f"resuming: {skipped} file(s) already done")
-    meta = {"mode": args.mode, "format": args.format or "same as input", "started": time.strftime("%Y-%m-%dT%H:%M:%S"), "tool": "deid-desktop"}
+    meta = {"mode": args.mode, "format": args.format or "same as input", "options": opts_id,
+            "started": time.strftime("%Y-%m-%dT%H:%M:%S"), "tool": "deid-desktop"}
 
-    def record(r: FileResult) -> None:
+    def record(r: FileResult, item, digest: str) -> None:
         # other files found in a folder (README, images) are skipped, not failures; a file
         # named on the command line that cannot be read is an error
-        if r.error_code == "unsupported" and r.file in from_folder:
+        if r.error_code == "unsupported" and item.from_folder:
             r.status = "skipped"
+        r.input_digest, r.options = digest, opts_id
+        prev = results.get(r.file)
+        if prev and prev.output and prev.output != r.output and r.status == "ok" and _inside(Path(prev.output), out_dir):
+            Path(prev.output).unlink(missing_ok=True)  # an output of other options or bytes
         results[r.file] = r
         if r.status == "error":
             _err(r.error or r.file)
+        write_report(out_dir, results, meta)  # after every file: a kill loses nothing finished
 
     bar = tqdm(total=len(todo), unit="file", disable=args.quiet, desc="de-identifying")
+    for item, _ in todo:
+        item.output.parent.mkdir(parents=True, exist_ok=True)
     if args.workers > 1 and len(todo) > 1:
         import multiprocessing as mp
 
         with ProcessPoolExecutor(args.workers, mp_context=mp.get_context("spawn"), initializer=_worker_init,
                                  initargs=(args.ensemble, args.workspace, key, args.mode, args.format, not args.no_rescan, options)) as ex:
-            futs = [ex.submit(_worker_run, str(f), str(o), s) for f, o, s in todo]
-            for i, fut in enumerate(as_completed(futs), 1):
-                record(fut.result())
+            futs = {ex.submit(_worker_run, str(it.source), str(it.output), it.subject, it.display, it.subject_label): (it, d) for it, d in todo}
+            for fut in as_completed(futs):
+                record(fut.result(), *futs[fut])
                 bar.update()
-                if i % 20 == 0:
-                    write_report(out_dir, results, meta)
     else:
-        deid = _make_deidentifier(args, key, args.mode, args.format, not args.no_rescan, options)
-        for i, (f, o, s) in enumerate(todo, 1):
-            o.parent.mkdir(parents=True, exist_ok=True)
-            record(deid.process_file(f, o, s))
+        for item, digest in todo:
+            record(deid.process_file(item.source, item.output, item.subject, item.display, item.subject_label), item, digest)
             bar.update()
-            if i % 20 == 0:
-                write_report(out_dir, results, meta)
     bar.close()
     jp, cp = write_report(out_dir, results, meta)
     n_ok = sum(r.status == "ok" for r in results.values())
@@ -206,6 +258,19 @@ def cmd_deidentify(args) -> int:
         _err(f"{n_find} file(s) have re-scan findings or replaced values still present elsewhere in the text: "
              "review them before release (see the report)")
     return 1 if n_err else 0
+
+
+NAME_MAP_SETTING = "batch_name_map"
+
+
+def _remember_names(workspace: str, plan) -> None:
+    """The workspace may hold PHI, so it keeps the input → output names as well."""
+    from .core.store import Workspace
+
+    with Workspace.open(workspace, create=False) as ws:
+        known = dict(ws.get_setting(NAME_MAP_SETTING, {}) or {})
+        known.update({str(p.output): str(p.source.absolute()) for p in plan})
+        ws.set_setting(NAME_MAP_SETTING, known)
 
 
 # -- main -------------------------------------------------------------------------------
@@ -236,6 +301,8 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--age-cap", type=int, help="ages above this become '90+' style (default 89)")
     x.add_argument("--no-rescan", action="store_true", help="skip the verification re-scan of outputs")
     x.add_argument("--force", action="store_true", help="redo files already finished")
+    x.add_argument("--name-map", help="CSV linking each input to its output (holds original names; written 0600, "
+                                      "never inside --out)")
     x.add_argument("--quiet", action="store_true")
     x.set_defaults(func=cmd_deidentify)
 
@@ -253,20 +320,36 @@ def main(argv: list[str] | None = None) -> int:
 
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    from .core.errors import DeidError
-
     try:
         return int(args.func(args) or 0)
-    except DeidError as e:
-        _err(str(e))
-        return 2
     except BrokenPipeError:  # output piped into head/less that closed early
         sys.stderr.close()
         return 0
     except KeyboardInterrupt:
         _err("interrupted; finished files are kept and the batch resumes where it stopped")
         return 130
+    except Exception as e:  # every error, ours or not, as one PHI-free line
+        from .core.errors import describe_error
+
+        _err(describe_error(e, workspace=getattr(args, "workspace", None), file_label=_withheld))
+        return 2
+
+
+def _withheld(name: str) -> str:
+    """A file name for an error message, with what the rules find in it withheld."""
+    from .core.detect.ensemble import Ensemble
+    from .core.naming import withheld_name
+    from .core.paths import resource
+
+    try:
+        return withheld_name(name, Ensemble.from_config(str(resource("ensembles", "rules_only.toml"))))
+    except Exception:  # the error message must come out even if the rules cannot load
+        return "a file"
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # run as "python -m deid_desktop.cli": the sub-commands register into the imported
+    # module, not into __main__, so the module's own main must be the one called
+    from deid_desktop.cli import main as _main
+
+    sys.exit(_main())

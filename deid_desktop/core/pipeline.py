@@ -1,23 +1,27 @@
 """Files in, de-identified files out: ingest → detect → surrogates → export → re-scan → report.
 
 The same use-case serves the CLI (batch, several processes) and the GUI export dialog. Reports
-never contain PHI: file names are the user's own paths, and findings are counted per category
-with offsets, never quoted.
+never contain PHI: files are named by their de-identified relative path (file and folder
+names are PHI more often than not, see ``naming``), and findings are counted per category
+with offsets, never quoted. Only the optional name map (0600) links inputs to outputs.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
+import hmac
 import json
 import logging
 import os
+import tempfile
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
-from pathlib import Path
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path, PurePath
 from typing import Any, Callable, Iterable, Sequence
 
-from .documents import Document, Replacement, apply_replacements
+from .documents import Document, Replacement
 from .errors import DeidError, ExportError, IngestError, content_free_traceback
 from .spans import Span
 
@@ -39,6 +43,10 @@ class FileResult:
     error_code: str | None = None
     error: str | None = None
     seconds: float = 0.0
+    # What resuming compares: a keyed SHA-256 of the input's bytes and of the options
+    # (mode, format, detector, key identity); a finished output is kept only when both match.
+    input_digest: str = ""
+    options: str = ""
 
     @property
     def n_phi(self) -> int:
@@ -94,38 +102,53 @@ class Deidentifier:
         final = out_path.with_suffix(suffix)
         # written under a temporary name and renamed at the end, so a finished output on
         # disk always means a finished file (what resuming a batch relies on)
-        exported = export_document(doc, reps, final.with_name(final.stem + ".part" + suffix), self.out_format)
-        written = exported.path
-        result.warnings.extend(w for w in exported.warnings if w not in result.warnings)
-        if self.rescan:
-            back = load_document(written)
-            out_text = back.text
-            if self.mode == "surrogate":
-                detected = self.detector.detect(out_text)
-                result.rescan_findings = residual_findings(out_text, detected, reps)
-            result.residual_originals = count_residual_originals(out_text, (doc.text[r.start : r.end] for r in reps))
-        os.replace(written, final)
+        part = final.with_name(final.stem + ".part" + suffix)
+        try:
+            written = export_document(doc, reps, part, self.out_format)
+            result.warnings.extend(w for w in written.warnings if w not in result.warnings)
+            if self.rescan:
+                out_text = load_document(written.path).text
+                if self.mode == "surrogate":
+                    detected = self.detector.detect(out_text)
+                    result.rescan_findings = residual_findings(out_text, detected, reps)
+                result.residual_originals = count_residual_originals(out_text, (doc.text[r.start : r.end] for r in reps))
+            os.replace(written.path, final)
+        finally:
+            # a failed export leaves no half-written file that could pass for an output
+            part.unlink(missing_ok=True)
         return final
 
-    def process_file(self, path: Path, out_path: Path, subject: str) -> FileResult:
+    def process_file(self, path: Path, out_path: Path, subject: str, display: str | None = None, subject_label: str | None = None) -> FileResult:
+        """One file to one output. ``display`` is the de-identified name that the result,
+        its messages and the log use instead of the input's own name (which may be PHI);
+        ``subject_label`` likewise for the subject."""
         from .documents.ingest import load_document
 
+        display = display or path.name
         t0 = time.perf_counter()
-        res = FileResult(file=str(path), status="ok", subject=subject)
+        res = FileResult(file=display, status="ok", subject=subject if subject_label is None else subject_label)
         try:
             doc = load_document(path)
             res.warnings = list(doc.warnings)
             spans = self.detector.detect(doc.text)
             res.output = str(self.export(doc, spans, subject, out_path, res))
         except (IngestError, ExportError) as e:
-            res.status, res.error_code, res.error = "error", e.code, str(e)
+            res.status, res.error_code, res.error = "error", e.code, f"{display}: {e.reason}"
         except DeidError as e:
-            res.status, res.error_code, res.error = "error", "failed", str(e)
+            res.status, res.error_code, res.error = "error", "failed", renamed_message(str(e), path, display)
         except Exception as e:  # a bug must not stop the batch; the log gets no message text
-            log.error("unexpected error on %s\n%s", path.name, content_free_traceback(type(e), e.__traceback__))
-            res.status, res.error_code, res.error = "error", "internal", f"{path.name}: internal error ({type(e).__name__})"
+            log.error("unexpected error on %s\n%s", display, content_free_traceback(type(e), e.__traceback__))
+            res.status, res.error_code, res.error = "error", "internal", f"{display}: internal error ({type(e).__name__})"
         res.seconds = round(time.perf_counter() - t0, 3)
         return res
+
+
+def renamed_message(message: str, path: Path, display: str) -> str:
+    """A message with the input's own path and name replaced by its de-identified name."""
+    for original in (str(path), path.name, path.stem):
+        if original:
+            message = message.replace(original, display)
+    return message
 
 
 # -- batch reports ----------------------------------------------------------------------
@@ -140,9 +163,11 @@ def load_report(out_dir: Path) -> dict[str, FileResult]:
         return {}
     try:
         data = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
-        return {}
-    return {r["file"]: FileResult(**r) for r in data.get("files", [])}
+        known = {f.name for f in fields(FileResult)}
+        rows = [FileResult(**{k: v for k, v in r.items() if k in known}) for r in data.get("files", [])]
+    except (OSError, ValueError, TypeError, AttributeError):
+        return {}  # a damaged report means "nothing finished": everything is redone
+    return {r.file: r for r in rows}
 
 
 def write_report(out_dir: Path, results: dict[str, FileResult], meta: dict[str, Any]) -> tuple[Path, Path]:
@@ -160,16 +185,39 @@ def write_report(out_dir: Path, results: dict[str, FileResult], meta: dict[str, 
         "files_with_residual_originals": sum(r.residual_originals > 0 for r in rows),
     }
     jp = out_dir / REPORT_JSON
-    tmp = jp.with_suffix(".json.part")
-    tmp.write_text(json.dumps({"meta": meta, "summary": summary, "files": [asdict(r) for r in rows]}, indent=2), encoding="utf-8")
-    os.replace(tmp, jp)
+    with atomic_writer(jp) as f:
+        json.dump({"meta": meta, "summary": summary, "files": [asdict(r) for r in rows]}, f, indent=2)
     cp = out_dir / REPORT_CSV
-    with open(cp, "w", newline="", encoding="utf-8") as f:
+    with atomic_writer(cp) as f:
         w = csv.writer(f)
         w.writerow(["file", "status", "output", "subject", *[f"n_{c}" for c in cats], "rescan_findings", "residual_originals", "error_code", "error", "warnings", "seconds"])
         for r in rows:
             w.writerow([r.file, r.status, r.output or "", r.subject, *[r.counts.get(c, 0) for c in cats], len(r.rescan_findings), r.residual_originals, r.error_code or "", r.error or "", " | ".join(r.warnings), r.seconds])
     return jp, cp
+
+
+class atomic_writer:
+    """A text file written under ``<name>.part`` and renamed over ``path`` when complete, so
+    a kill leaves the old file or the new one, never half of one. ``mode`` is the new
+    file's permission (0600 for anything that holds original names)."""
+
+    def __init__(self, path: Path, mode: int = 0o644):
+        self.path = Path(path)
+        self.tmp = self.path.with_name(self.path.name + ".part")
+        self.mode = mode
+
+    def __enter__(self):
+        fd = os.open(self.tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, self.mode)
+        os.chmod(self.tmp, self.mode)  # an older .part may have other permissions
+        self._f = os.fdopen(fd, "w", newline="", encoding="utf-8")
+        return self._f
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self._f.close()
+        if exc_type is None:
+            os.replace(self.tmp, self.path)
+        else:
+            self.tmp.unlink(missing_ok=True)
 
 
 def load_subject_manifest(path: Path) -> dict[str, str]:
@@ -198,23 +246,198 @@ def subject_for(file: Path, root: Path | None, manifest: dict[str, str]) -> str:
     for parent in rf.parents:
         if str(parent) in manifest:
             return manifest[str(parent)]
-    if root is not None and root.is_dir():
-        rel = rf.relative_to(root.resolve())
+    if root is not None:
+        rel = _relative(file, root)
         if len(rel.parts) > 1:
             return rel.parts[0]
     return "default"
 
 
-def plan_outputs(inputs: Sequence[Path], out_dir: Path) -> list[tuple[Path, Path | None, Path]]:
-    """(file, input root, output path) for every file under the inputs, keeping the folder
-    structure below each input folder."""
-    from .documents.ingest import iter_input_files
+def folder_subject(folder: Path, root: Path, manifest: dict[str, str]) -> str:
+    """The subject a folder name is de-identified with: its manifest subject, else the first
+    folder below the input folder, which is the subject of every file inside it."""
+    rf = folder.resolve()
+    for p in (rf, *rf.parents):
+        if str(p) in manifest:
+            return manifest[str(p)]
+    rel = _relative(folder, root)
+    return rel.parts[0] if rel.parts else "default"
 
-    plan = []
-    for inp in inputs:
+
+def _relative(path: Path, root: Path) -> PurePath:
+    """``path`` below ``root``; the walk lists files under the root as given, so this is
+    lexical (a link inside the folder resolves elsewhere, and must not fail here)."""
+    try:
+        return path.relative_to(root)
+    except ValueError:
+        return PurePath(os.path.relpath(path.resolve(), root.resolve()))
+
+
+@dataclass
+class PlannedFile:
+    source: Path
+    root: Path | None
+    subject: str
+    subject_label: str  # the subject as reports may show it
+    display: str  # the de-identified relative input path: what reports and messages name
+    output: Path
+    from_folder: bool
+
+
+def plan_outputs(
+    inputs: Sequence[Path],
+    out_dir: Path,
+    namer,
+    manifest: dict[str, str] | None = None,
+    *,
+    out_format: str | None = None,
+    exclude: Sequence[Path] = (),
+    on_skip: Callable[[str, str], None] | None = None,
+) -> list[PlannedFile]:
+    """Every file under the inputs, with its subject, its de-identified name and its output.
+
+    The folder structure below each input folder is mirrored under ``out_dir`` with every
+    folder and file name de-identified (``naming.FileNamer``). No two inputs share an output:
+    when two input arguments would write the same path, each of them gets its position on
+    the command line as a top folder ("1/", "2/"), and any clash left gets "-2", "-3"."""
+    from .documents.ingest import iter_input_files, real_key
+    from .naming import claim, output_name
+
+    manifest = manifest or {}
+    entries: list[tuple[int, Path, Path | None, str, PurePath]] = []
+    seen: set[str] = set()
+
+    def skipped(path: Path, root: Path, reason: str) -> None:
+        if on_skip is not None:
+            rel = _relative(path, root)
+            subjects = [rel.parts[0] if len(rel.parts) > 1 else "default"] * len(rel.parts)
+            if not rel.parts:
+                on_skip("an input folder", reason)
+                return
+            # never read, so never worth the risk of a name the detector misses: the entry
+            # gets a neutral name, its folders their usual de-identified ones
+            folders = namer.relative(rel, subjects).parent
+            on_skip((folders / (namer.neutral(rel.name, subjects[-1], "entry") + PurePath(rel.name).suffix)).as_posix(), reason)
+
+    for argi, inp in enumerate(inputs):
         root = inp if inp.is_dir() else None
-        for f in iter_input_files([inp]):
-            rel = f.relative_to(root) if root else Path(f.name)
-            out = out_dir / rel.parent / f"{rel.stem}.deid{rel.suffix}"
-            plan.append((f, root, out))
+        for f in iter_input_files([inp], exclude=exclude, on_skip=skipped):
+            key = real_key(f)
+            if key in seen:
+                continue
+            seen.add(key)
+            subject = subject_for(f, root, manifest)
+            rel = _relative(f, root) if root else PurePath(f.name)
+            subjects = [folder_subject(root.joinpath(*rel.parts[: i + 1]), root, manifest) for i in range(len(rel.parts) - 1)] if root else []
+            entries.append((argi, f, root, subject, namer.relative(rel, [*subjects, subject])))
+
+    suffix_for = (lambda rel: "." + out_format) if out_format else (lambda rel: rel.suffix.lower())
+    owner: dict[str, int] = {}
+    clashing: set[int] = set()
+    for argi, _, _, _, rel in entries:
+        k = rel.with_suffix("").as_posix().casefold()
+        if owner.setdefault(k, argi) != argi:
+            clashing |= {owner[k], argi}
+
+    plan, taken, shown = [], set(), set()
+    for argi, f, root, subject, rel in entries:
+        if argi in clashing:
+            rel = PurePath(str(argi + 1)) / rel
+        out = claim(out_dir / rel.parent / output_name(rel.stem, suffix_for(rel)), taken)
+        display = rel.as_posix()
+        n = 1
+        while display.casefold() in shown:
+            n += 1
+            display = f"{rel.as_posix()} ({n})"
+        shown.add(display.casefold())
+        plan.append(PlannedFile(f, root, subject, namer.label(subject), display, out, root is not None))
     return plan
+
+
+# -- resuming -----------------------------------------------------------------------------
+
+def _digest_key(secret: bytes) -> bytes:
+    return hmac.new(secret, b"deid-desktop resume", hashlib.sha256).digest()
+
+
+def input_digest(path: Path, secret: bytes) -> str:
+    """Keyed SHA-256 of a file's bytes: tells an edited input from the one already done,
+    and, being keyed, cannot be used to confirm a guessed document from the report."""
+    h = hmac.new(_digest_key(secret), digestmod=hashlib.sha256)
+    try:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    except OSError:
+        return ""  # unreadable: never matches, so the file is tried (and its error reported)
+    return h.hexdigest()
+
+
+def options_digest(secret: bytes, options: dict[str, Any]) -> str:
+    """Identity of everything that shapes an output: mode, format, detector, surrogate
+    options and the key (by a keyed hash: the key itself never reaches the report)."""
+    key_id = hmac.new(secret, b"deid-desktop key identity", hashlib.sha256).hexdigest()[:16]
+    blob = json.dumps({**options, "key": key_id}, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
+
+
+def is_finished(prev: FileResult | None, digest: str, options: str) -> bool:
+    """A file is done when the report says so for these very bytes and options and the
+    output it names is on disk (a ``.part`` file is never an output)."""
+    return bool(
+        prev
+        and prev.status == "ok"
+        and digest
+        and prev.input_digest == digest
+        and prev.options == options
+        and prev.output
+        and Path(prev.output).is_file()
+    )
+
+
+def remove_part_files(out_dir: Path) -> int:
+    """Delete the half-written outputs and reports a killed run left behind."""
+    from .documents.ingest import is_app_file
+
+    n = 0
+    if not out_dir.is_dir():
+        return 0
+    for root, _, names in os.walk(out_dir):
+        for name in names:
+            if is_app_file(name) and (".deid.part." in name.lower() or name.lower().endswith(".part")):
+                (Path(root) / name).unlink(missing_ok=True)
+                n += 1
+    return n
+
+
+def check_writable(folder: Path) -> str | None:
+    """Why no output can be written in ``folder`` (created if missing), or None."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".deid-probe-", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        return e.strerror or type(e).__name__
+    return None
+
+
+# -- the name map ---------------------------------------------------------------------------
+
+def write_name_map(path: Path, plan: Sequence[PlannedFile]) -> None:
+    """input path → output path, the one record that links the two. It holds original
+    names, so it is written 0600 and never inside the output folder. Rows of earlier runs
+    for other outputs are kept."""
+    rows: dict[str, dict[str, str]] = {}
+    if path.is_file():
+        with open(path, newline="", encoding="utf-8") as f:
+            for r in csv.DictReader(f):
+                if r.get("output"):
+                    rows[r["output"]] = r
+    for p in plan:
+        rows[str(p.output)] = {"input": str(p.source.absolute()), "output": str(p.output), "report_name": p.display, "subject": p.subject}
+    with atomic_writer(path, mode=0o600) as f:
+        w = csv.DictWriter(f, fieldnames=["input", "output", "report_name", "subject"])
+        w.writeheader()
+        w.writerows(rows.values())
+    os.chmod(path, 0o600)

@@ -15,7 +15,8 @@ from typing import Callable, Literal, Sequence
 
 from ..core.documents.export import output_suffix
 from ..core.errors import DeidError
-from ..core.pipeline import FileResult, load_report, write_report
+from ..core.naming import FileNamer, claim, output_name
+from ..core.pipeline import FileResult, load_report, renamed_message, write_report
 from ..core.store import DocStatus
 
 log = logging.getLogger(__name__)
@@ -80,15 +81,12 @@ def needs_review(rows) -> list:
     return [r for r in rows if r.status != DocStatus.ERROR and r.status not in DONE_STATUSES]
 
 
-def output_path(out_dir: Path, row, suffix: str, taken: set[Path]) -> Path:
+def output_path(out_dir: Path, row, suffix: str, taken: set[str], namer) -> Path:
+    """The CLI's rule (``core.naming``): the file name de-identified with the document's
+    subject, and no two documents on one output."""
     name = Path(row.name or f"document-{row.id}")
-    out = out_dir / f"{name.stem}.deid{suffix}"
-    if out in taken:
-        # Two documents with one file name (different folders or subjects) must not
-        # overwrite each other.
-        out = out_dir / f"{name.stem}.deid-{row.id}{suffix}"
-    taken.add(out)
-    return out
+    stem = namer.file_stem(name.stem, row.subject_label or "default")
+    return claim(out_dir / output_name(stem, suffix), taken)
 
 
 class ExportJob:
@@ -125,10 +123,11 @@ class ExportJob:
             SurrogateOptions(date_shift_min_days=opts.date_shift_min_days, date_shift_max_days=opts.date_shift_max_days, age_cap=opts.age_cap),
         )
         deid = Deidentifier(self._provider.get(), engine, mode=opts.mode, out_format=opts.fmt, rescan=True)
+        namer = FileNamer(deid.detector, engine, self.workspace.secret, opts.mode)
         summary = ExportSummary()
         # Reports of earlier exports to the same folder are kept, as the CLI does.
         all_results = load_report(opts.out_dir)
-        taken: set[Path] = set()
+        taken: set[str] = set()
         rows = self.rows()
         for i, row in enumerate(rows):
             if should_stop and should_stop():
@@ -136,10 +135,13 @@ class ExportJob:
                 break
             if progress:
                 progress(i, len(rows), row.name)
-            key = row.source_path or row.name
+            # the report is PHI-free: documents are named by their de-identified file name
+            subject = row.subject_label or "default"
+            name = Path(row.name or f"document-{row.id}")
+            key = namer.file_stem(name.stem, subject) + name.suffix
             if key in summary.results:
                 key = f"{key} (document {row.id})"
-            result = self._export_one(deid, row, opts, taken, key)
+            result = self._export_one(deid, row, opts, taken, key, namer)
             summary.results[key] = result
             if result.status == "ok":
                 summary.exported_ids.append(row.id)
@@ -159,13 +161,13 @@ class ExportJob:
         summary.report_json, summary.report_csv = write_report(opts.out_dir, all_results, meta)
         return summary
 
-    def _export_one(self, deid, row, opts: ExportOptions, taken: set[Path], key: str) -> FileResult:
+    def _export_one(self, deid, row, opts: ExportOptions, taken: set[str], key: str, namer) -> FileResult:
         t0 = time.perf_counter()
         subject = row.subject_label or "default"
-        result = FileResult(file=key, status="ok", subject=subject)
+        result = FileResult(file=key, status="ok", subject=namer.label(subject))
         if row.status == DocStatus.ERROR:
             result.status, result.error_code = "error", row.error_code or "unreadable"
-            result.error = f"{row.name}: not imported ({row.error_reason or 'unreadable'})"
+            result.error = f"{key}: not imported ({row.error_reason or 'unreadable'})"
             return result
         try:
             doc = self.workspace.load_document(row.id)
@@ -174,13 +176,15 @@ class ExportJob:
             # reviewed with findings left open must not leak them, and under the "accept"
             # policy that is exactly what the reviewer chose.
             spans = self.workspace.final_spans(row.id, unreviewed_policy="accept")
-            out = output_path(opts.out_dir, row, output_suffix(doc, opts.fmt), taken)
+            out = output_path(opts.out_dir, row, output_suffix(doc, opts.fmt), taken, namer)
             result.output = str(deid.export(doc, spans, subject, out, result))
         except DeidError as e:
-            result.status, result.error_code, result.error = "error", getattr(e, "code", "failed"), str(e)
+            reason = getattr(e, "reason", None)
+            message = f"{key}: {reason}" if reason else renamed_message(str(e), Path(row.name or "-"), key)
+            result.status, result.error_code, result.error = "error", getattr(e, "code", "failed"), message
         except Exception as e:  # a bug must not stop the batch; the message carries no content
             log.error("export of document %s failed (%s)", row.id, type(e).__name__)
             result.status, result.error_code = "error", "internal"
-            result.error = f"{row.name}: internal error ({type(e).__name__})"
+            result.error = f"{key}: internal error ({type(e).__name__})"
         result.seconds = round(time.perf_counter() - t0, 3)
         return result

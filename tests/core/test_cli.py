@@ -35,7 +35,8 @@ def test_detect_jsonl_round_trip(tmp_path, capsys):
         encoding="utf-8",
     )
     out = tmp_path / "out.jsonl"
-    assert run("detect", "--input", str(inp), "--output", str(out), "--ensemble", RULES) == 0
+    # a bad line is written as an error line and makes the exit status non-zero
+    assert run("detect", "--input", str(inp), "--output", str(out), "--ensemble", RULES) == 1
     lines = [json.loads(l) for l in out.read_text(encoding="utf-8").splitlines()]
     assert [l.get("id") for l in lines] == ["a", None, "b"]
     assert "error" in lines[1] and lines[2]["spans"] == []

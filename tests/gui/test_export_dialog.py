@@ -129,3 +129,27 @@ def test_word_document_exports_as_word_and_subject_scope(qtbot, window, workspac
     assert "Tobias Wren" not in text and "(212) 555-0187" not in text
     assert "█" in text
     dlg.close()
+
+
+def test_exported_file_name_and_report_carry_no_name_from_the_original(qtbot, window, workspace, tmp_path):
+    """The export dialog names its outputs with the CLI's rule: the patient's name in the
+    file name becomes the surrogate the text gets, and the report never shows the original."""
+    text = "Patient: Tobias Wren\nSeen on 11/02/2022 regarding his hypertension.\n"
+    window.import_paths([write_txt(tmp_path / "in" / "Tobias_Wren_letter.txt", text)])
+    wait_idle(qtbot, window)
+    (doc,) = workspace.list_documents()
+    workspace.assign_subject(doc.id, "p002")
+    workspace.set_status(doc.id, DocStatus.REVIEWED)
+    window.queue_model.refresh()
+    window.open_document(doc.id)
+    dlg = window.open_export_dialog()
+    out = tmp_path / "released"
+    dlg.folder.edit.setText(str(out))
+    _run_export(qtbot, dlg)
+    (written,) = out.glob("*.deid.txt")
+    first, last = written.read_text(encoding="utf-8").splitlines()[0].removeprefix("Patient: ").split()
+    assert written.name == f"{first}_{last}_letter.deid.txt"
+    shown = (out / "deid_report.json").read_text(encoding="utf-8") + (out / "deid_report.csv").read_text(encoding="utf-8")
+    assert "Wren" not in shown and "Tobias" not in shown
+    assert f"{first}_{last}_letter.txt" in shown
+    dlg.close()

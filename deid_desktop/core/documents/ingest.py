@@ -17,6 +17,7 @@ import logging
 import os
 import zipfile
 from pathlib import Path
+from typing import Callable, Sequence
 
 from ..errors import IngestError
 from .docx_read import read_docx
@@ -125,15 +126,42 @@ def _noting_mismatch(doc: Document, declared: str, actual: str) -> Document:
     return doc
 
 
-def iter_input_files(paths: list[str | Path]) -> list[Path]:
+# Names this app gives its own files: never read back as input (a report, a half-written
+# output, a temporary report).
+APP_FILE_NAMES = frozenset({"deid_report.json", "deid_report.csv", "deid_report.json.part", "deid_report.csv.part"})
+PART_INFIX = ".part"
+
+SkipHandler = Callable[[Path, Path, str], None]
+
+
+def is_app_file(name: str) -> bool:
+    """A report or a ``.part`` file this app wrote (``x.deid.part.txt``, ``deid_report.json.part``)."""
+    lower = name.lower()
+    return lower in APP_FILE_NAMES or lower.endswith(PART_INFIX) or ".deid.part." in lower
+
+
+def iter_input_files(
+    paths: list[str | Path],
+    *,
+    exclude: Sequence[str | Path] = (),
+    on_skip: SkipHandler | None = None,
+) -> list[Path]:
     """Files to process: folders are expanded recursively (sorted; hidden files and folders
     and Office lock files "~$..." skipped), named files are kept as given even when their
-    type is unsupported or they do not exist, so the caller can report them. Each file once."""
+    type is unsupported or they do not exist, so the caller can report them. Each file once.
+
+    Inside a folder, entries that would make a batch read what it should not are skipped and
+    passed to ``on_skip(path, input folder, reason)``: the folders in ``exclude`` (the output
+    folder, which may lie inside the input) and any folder holding a batch report (the
+    output of an earlier run to another place), files this app wrote, links that loop,
+    dangle or lead outside the input folder, folders that cannot be listed."""
     out: list[Path] = []
     seen: set[str] = set()
+    excluded = {real_key(Path(e)) for e in exclude}
+    skip = on_skip or (lambda path, root, reason: log.info("skipped an entry: %s", reason))
 
     def add(p: Path) -> None:
-        key = os.path.normcase(str(p.resolve()))
+        key = real_key(p)
         if key not in seen:
             seen.add(key)
             out.append(p)
@@ -143,10 +171,61 @@ def iter_input_files(paths: list[str | Path]) -> list[Path]:
         if not p.is_dir():
             add(p)
             continue
-        found: list[Path] = []
-        for root, dirs, names in os.walk(p):
-            dirs[:] = [d for d in dirs if not d.startswith(".")]
-            found.extend(Path(root) / n for n in names if not n.startswith((".", "~$")))
-        for f in sorted(found, key=lambda f: [part.casefold() for part in f.relative_to(p).parts]):
+        for f in _walk(p, excluded, skip):
             add(f)
     return out
+
+
+def _walk(top: Path, excluded: set[str], skip: SkipHandler) -> list[Path]:
+    root_real = Path(os.path.realpath(top))
+    found: list[Path] = []
+
+    def unreadable(err: OSError) -> None:
+        skip(Path(err.filename or top), top, "a folder that cannot be read")
+
+    for root, dirs, names in os.walk(top, onerror=unreadable):
+        kept = []
+        for d in dirs:
+            full = Path(root) / d
+            if d.startswith(".") or real_key(full) in excluded:
+                continue
+            if full.is_symlink():
+                skip(full, top, "a link to a folder (links to folders are not followed)")
+                continue
+            if (full / "deid_report.json").is_file():
+                skip(full, top, "the output folder of an earlier run")
+                continue
+            kept.append(d)
+        dirs[:] = kept
+        for n in names:
+            full = Path(root) / n
+            if n.startswith((".", "~$")) or is_app_file(n):
+                continue
+            if full.is_symlink():
+                reason = _bad_link(full, root_real)
+                if reason:
+                    skip(full, top, reason)
+                    continue
+            found.append(full)
+    return sorted(found, key=lambda f: [part.casefold() for part in f.relative_to(top).parts])
+
+
+def _bad_link(link: Path, root_real: Path) -> str | None:
+    """Why a file link inside an input folder must not be read, or None when it may."""
+    try:
+        target = link.resolve(strict=True)
+    except (OSError, RuntimeError):  # RuntimeError: a loop, on Python before 3.13
+        return "a link that loops or leads nowhere"
+    if not target.is_relative_to(root_real):
+        return "a link that leads outside the input folder"
+    return None
+
+
+def real_key(p: Path) -> str:
+    """One key per file however it is reached (relative, via links, in another case on
+    Windows); never fails, even on a link loop."""
+    try:
+        real = os.path.realpath(p)
+    except (OSError, RuntimeError, ValueError):
+        real = os.path.abspath(p)
+    return os.path.normcase(real)
