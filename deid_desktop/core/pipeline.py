@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable, Sequence
 from .documents import Document, Replacement
 from .errors import DeidError, ExportError, IngestError, content_free_traceback
 from .spans import Span
+from .safe_files import atomic_text
 
 log = logging.getLogger(__name__)
 
@@ -185,39 +186,15 @@ def write_report(out_dir: Path, results: dict[str, FileResult], meta: dict[str, 
         "files_with_residual_originals": sum(r.residual_originals > 0 for r in rows),
     }
     jp = out_dir / REPORT_JSON
-    with atomic_writer(jp) as f:
+    with atomic_text(jp, mode=0o644) as f:
         json.dump({"meta": meta, "summary": summary, "files": [asdict(r) for r in rows]}, f, indent=2)
     cp = out_dir / REPORT_CSV
-    with atomic_writer(cp) as f:
+    with atomic_text(cp, mode=0o644, newline="") as f:
         w = csv.writer(f)
         w.writerow(["file", "status", "output", "subject", *[f"n_{c}" for c in cats], "rescan_findings", "residual_originals", "error_code", "error", "warnings", "seconds"])
         for r in rows:
             w.writerow([r.file, r.status, r.output or "", r.subject, *[r.counts.get(c, 0) for c in cats], len(r.rescan_findings), r.residual_originals, r.error_code or "", r.error or "", " | ".join(r.warnings), r.seconds])
     return jp, cp
-
-
-class atomic_writer:
-    """A text file written under ``<name>.part`` and renamed over ``path`` when complete, so
-    a kill leaves the old file or the new one, never half of one. ``mode`` is the new
-    file's permission (0600 for anything that holds original names)."""
-
-    def __init__(self, path: Path, mode: int = 0o644):
-        self.path = Path(path)
-        self.tmp = self.path.with_name(self.path.name + ".part")
-        self.mode = mode
-
-    def __enter__(self):
-        fd = os.open(self.tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, self.mode)
-        os.chmod(self.tmp, self.mode)  # an older .part may have other permissions
-        self._f = os.fdopen(fd, "w", newline="", encoding="utf-8")
-        return self._f
-
-    def __exit__(self, exc_type, exc, tb) -> None:
-        self._f.close()
-        if exc_type is None:
-            os.replace(self.tmp, self.path)
-        else:
-            self.tmp.unlink(missing_ok=True)
 
 
 def load_subject_manifest(path: Path) -> dict[str, str]:
@@ -436,8 +413,7 @@ def write_name_map(path: Path, plan: Sequence[PlannedFile]) -> None:
                     rows[r["output"]] = r
     for p in plan:
         rows[str(p.output)] = {"input": str(p.source.absolute()), "output": str(p.output), "report_name": p.display, "subject": p.subject}
-    with atomic_writer(path, mode=0o600) as f:
+    with atomic_text(path, newline="") as f:
         w = csv.DictWriter(f, fieldnames=["input", "output", "report_name", "subject"])
         w.writeheader()
         w.writerows(rows.values())
-    os.chmod(path, 0o600)

@@ -25,7 +25,7 @@ from typing import Iterable, Literal
 
 from ..categories import Category, normalise_fine, parse_category
 from ..errors import ConfigError
-from ..private_files import write_private_text
+from ..safe_files import write_atomic_text
 from ..spans import Span, sort_spans
 from .base import Detector, register
 
@@ -207,7 +207,7 @@ def format_terms(terms: Iterable[ListTerm]) -> str:
 def write_terms_file(path: str | Path, terms: Iterable[ListTerm]) -> int:
     terms = list(terms)
     # deny lists are patients' names: the file is as private as the workspace
-    write_private_text(path, format_terms(terms))
+    write_atomic_text(path, format_terms(terms))
     return len(terms)
 
 

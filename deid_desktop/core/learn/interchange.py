@@ -29,7 +29,7 @@ from typing import Any, Iterable, Iterator
 
 from ..categories import Category, normalise_fine, parse_category
 from ..errors import ConfigError
-from ..private_files import private_text
+from ..safe_files import atomic_text
 from ..spans import Span, sort_spans
 from ..text import sentences
 
@@ -468,7 +468,7 @@ def _labelled(spans: Iterable[Span]) -> list[Span]:
 
 def write_jsonl(docs: Iterable[AnnotatedDocument], out: Path) -> int:
     n = 0
-    with private_text(out) as f:
+    with atomic_text(out) as f:
         for d in docs:
             rec: dict[str, Any] = {"id": d.id, "text": d.text, "spans": [{"start": s.start, "end": s.end, "label": s.category.value, "sublabel": s.fine} for s in _labelled(d.spans)]}
             if d.subject:
@@ -488,7 +488,7 @@ def _tokens(text: str, start: int = 0, end: int | None = None) -> list[tuple[int
 
 def write_prodigy(docs: Iterable[AnnotatedDocument], out: Path) -> int:
     n = 0
-    with private_text(out) as f:
+    with atomic_text(out) as f:
         for d in docs:
             toks = _tokens(d.text)
             tokens = [
@@ -512,7 +512,7 @@ def write_prodigy(docs: Iterable[AnnotatedDocument], out: Path) -> int:
 
 def write_doccano(docs: Iterable[AnnotatedDocument], out: Path) -> int:
     n = 0
-    with private_text(out) as f:
+    with atomic_text(out) as f:
         for d in docs:
             rec: dict[str, Any] = {"id": d.id, "text": d.text, "label": [[s.start, s.end, s.category.value] for s in _labelled(d.spans)]}
             if d.subject:
@@ -539,7 +539,7 @@ def write_labelstudio(docs: Iterable[AnnotatedDocument], out: Path) -> int:
         if d.subject:
             meta["subject"] = d.subject
         tasks.append({"id": k, "data": {"text": d.text, "id": d.id}, "meta": meta, "annotations": [{"result": result, "was_cancelled": False}]})
-    with private_text(out) as f:
+    with atomic_text(out) as f:
         f.write(json.dumps(tasks, ensure_ascii=False, indent=1) + "\n")
     return len(tasks)
 
@@ -564,7 +564,7 @@ def write_brat(docs: Iterable[AnnotatedDocument], out: Path) -> int:
         while name in used:
             name = f"{name}_{k}"
         used.add(name)
-        with private_text(out / f"{name}.txt", newline="") as f:
+        with atomic_text(out / f"{name}.txt", newline="") as f:
             f.write(d.text)
         lines = []
         attrs = []
@@ -578,13 +578,13 @@ def write_brat(docs: Iterable[AnnotatedDocument], out: Path) -> int:
             lines.append(f"T{i}\t{s.category.value} {offsets}\t{shown}")
             if s.fine != "OTHER":
                 attrs.append(f"A{len(attrs) + 1}\tFine T{i} {s.fine}")
-        with private_text(out / f"{name}.ann", newline="\n") as f:
+        with atomic_text(out / f"{name}.ann", newline="\n") as f:
             f.write("".join(line + "\n" for line in lines + attrs))
         n += 1
     fines = sorted({f for c in Category for f in _fines(c)})
     conf = "[entities]\n" + "\n".join(c.value for c in Category) + "\n\n[relations]\n\n[events]\n\n[attributes]\n"
     conf += f"Fine\tArg:<ENTITY>, Value:{'|'.join(fines)}\n"
-    with private_text(out / "annotation.conf", newline="\n") as f:
+    with atomic_text(out / "annotation.conf", newline="\n") as f:
         f.write(conf)
     return n
 
@@ -609,7 +609,7 @@ def _line_fragments(text: str, s: int, e: int) -> list[tuple[int, int]]:
 
 def write_conll(docs: Iterable[AnnotatedDocument], out: Path) -> int:
     n = 0
-    with private_text(out, newline="\n") as f:
+    with atomic_text(out, newline="\n") as f:
         for d in docs:
             f.write(f"{_DOCSTART} O\n\n")
             spans = _labelled(d.spans)

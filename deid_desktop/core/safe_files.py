@@ -1,0 +1,38 @@
+"""Files written whole or not at all, owner-only unless asked otherwise.
+
+Exported annotations, term lists and name maps hold original text: they are 0600 from the
+first byte. Reports are PHI-free and may be readable by others (``mode=0o644``). Either
+way a kill leaves the old file or the new one, never half of one."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, TextIO
+
+OWNER_ONLY = 0o600
+
+
+@contextmanager
+def atomic_text(path: str | Path, *, mode: int = OWNER_ONLY, newline: str | None = None) -> Iterator[TextIO]:
+    """A text file written under a temporary name beside ``path`` (one file system, so the
+    rename is atomic) and renamed over it once complete. mkstemp creates the temporary file
+    0600 before any byte is written; ``mode`` is applied before the rename."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as f:
+            yield f
+            if mode != OWNER_ONLY:
+                os.fchmod(f.fileno(), mode)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_atomic_text(path: str | Path, text: str, *, mode: int = OWNER_ONLY) -> None:
+    with atomic_text(path, mode=mode) as f:
+        f.write(text)
