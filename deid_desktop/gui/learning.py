@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
 from ..core.categories import Category
 from ..core.errors import DeidError
 from .errors import show_error
+from .fitting import ScrollBody
 from .learning_charts import bar_chart, line_chart
 from .workers import Worker, failure_text, start_in_thread
 
@@ -214,7 +215,11 @@ class RetrainDialog(QDialog):
         self._stderr = b""
         self.refit: WeightRefit | None = None
 
-        layout = QVBoxLayout(self)
+        # Everything but the buttons scrolls: with a result shown the content is taller than a
+        # laptop screen, and the Activate / Discard / Close buttons must stay on it.
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(0, 0, 0, 0)
         self.summary_label = QLabel()
         self.summary_label.setWordWrap(True)
         layout.addWidget(self.summary_label)
@@ -265,6 +270,9 @@ class RetrainDialog(QDialog):
         self.result_box.setVisible(False)
         layout.addWidget(self.result_box)
 
+        self.body = ScrollBody(body)
+        outer = QVBoxLayout(self)
+        outer.addWidget(self.body, 1)
         buttons = QHBoxLayout()
         self.start_button = QPushButton("Start training")
         self.cancel_button = QPushButton("Cancel training")
@@ -273,7 +281,7 @@ class RetrainDialog(QDialog):
         self.close_button = QPushButton("Close")
         for b in (self.start_button, self.cancel_button, self.activate_button, self.discard_button, self.close_button):
             buttons.addWidget(b)
-        layout.addLayout(buttons)
+        outer.addLayout(buttons)
         self.start_button.clicked.connect(self.start)
         self.cancel_button.clicked.connect(self.cancel)
         self.activate_button.clicked.connect(self.activate)
@@ -473,6 +481,8 @@ class RetrainDialog(QDialog):
         can_activate = not result.get("activated") and result.get("model_version_id") is not None
         self.activate_button.setVisible(can_activate)
         self.discard_button.setVisible(can_activate)
+        # Grow to show the result, as far as the screen allows; the rest scrolls.
+        self.resize(self.size().expandedTo(self.sizeHint()))
         self.result_ready.emit(result)
         if result.get("activated"):
             self._after_activation(int(result["model_version_id"]))
