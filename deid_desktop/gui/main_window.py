@@ -36,6 +36,7 @@ from .detection import DetectorSettings, EnsembleProvider, detector_summary
 from .errors import describe, show_error
 from .export_dialog import ExportDialog
 from .findings import FindingsDock
+from .finishing import finish_document
 from .importing import apply_manifest
 from .learning import build_model_menu
 from .pane import DocumentPane
@@ -172,7 +173,7 @@ class MainWindow(QMainWindow):
             "shrink_start": lambda: c.resize("start", False),
             "widen_end": lambda: c.resize("end", True),
             "shrink_end": lambda: c.resize("end", False),
-            "mark_reviewed": c.mark_reviewed,
+            "mark_reviewed": lambda: finish_document(self, c),
             "open": self.open_files_dialog,
             "open_folder": self.open_folder_dialog,
             "export": self.open_export_dialog,
