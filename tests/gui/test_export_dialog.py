@@ -129,3 +129,19 @@ def test_word_document_exports_as_word_and_subject_scope(qtbot, window, workspac
     assert "Tobias Wren" not in text and "(212) 555-0187" not in text
     assert "█" in text
     dlg.close()
+
+
+@pytest.mark.parametrize("where", ["in/p001", "in/p001/deid", "in/p001/../p001"])
+def test_export_into_the_folder_of_the_originals_is_refused(qtbot, window, workspace, imported, tmp_path, where):
+    window.controller.accept_remaining_and_mark_reviewed()
+    dlg = window.open_export_dialog()
+    assert not dlg.folder.text()  # no default folder, so never next to the originals by default
+    out = tmp_path / where
+    dlg.folder.edit.setText(str(out))
+    assert not dlg.start()
+    assert "holds original documents" in dlg.notice.text()
+    assert sorted(p.name for p in (tmp_path / "in" / "p001").rglob("*")) == ["note.txt"]  # nothing written
+    assert workspace.get_document(imported).status == DocStatus.REVIEWED
+    dlg.folder.edit.setText(str(tmp_path / "released"))
+    _run_export(qtbot, dlg)  # a folder outside the source data is fine
+    assert (tmp_path / "released" / "note.deid.txt").is_file()
