@@ -86,7 +86,8 @@ class ExportDialog(QDialog):
         policy.addButton(self.unreviewed_accept)
 
         docs = workspace.list_documents()
-        self._all_ids = [d.id for d in docs]
+        # A file that could not be imported has nothing to export: it is not counted.
+        self._all_ids = [d.id for d in docs if d.status != DocStatus.ERROR]
         self.scope_buttons = QButtonGroup(self)
         self.scope_current = QRadioButton("Current document")
         self.scope_selected = QRadioButton(f"Selected documents ({len(self.selected_ids)})")

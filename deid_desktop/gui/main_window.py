@@ -563,6 +563,11 @@ class MainWindow(QMainWindow):
     def _on_detected(self, doc_id: int, _n_spans: int) -> None:
         self.queue_model.update_documents([doc_id])
         self.progress.setValue(self.progress.value() + 1)
+        if self.controller.document_id is None and not self._closing:
+            # The first document ready is opened at once, its first finding selected, rather
+            # than leaving an empty pane above a queue of detected documents.
+            self.open_document(doc_id)
+            return
         if doc_id == self.controller.document_id:
             if DocStatus(self.workspace.get_document(doc_id).status) == DocStatus.DETECTED:
                 self.workspace.set_status(doc_id, DocStatus.IN_REVIEW)

@@ -24,8 +24,8 @@ def reviewing(qtbot, window, workspace, note_file):
     window.import_paths([note_file])
     wait_idle(qtbot, window)
     (doc,) = workspace.list_documents()
-    assert doc.status == DocStatus.DETECTED  # nobody has looked at it yet
-    window.queue.table.selectRow(0)  # the reviewer clicks it in the queue
+    assert window.controller.document_id == doc.id  # opened as soon as it was detected
+    window.queue.table.selectRow(0)  # clicking it in the queue keeps it open
     assert window.controller.document_id == doc.id
     window.pane.text_view.setFocus()
     return doc.id
