@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.store import DocStatus
+from .export_state import record_exported
 from .exporting import ExportJob, ExportOptions, ExportSummary
 from .settings import AppSettings, _PathField
 from .workers import ExportWorker, start_in_thread
@@ -271,6 +272,7 @@ class ExportDialog(QDialog):
 
     def _on_exported(self, doc_id: int) -> None:
         self.workspace.set_status(doc_id, DocStatus.EXPORTED)
+        record_exported(self.workspace, doc_id)
         self.documents_changed.emit([doc_id])
 
     def _on_done(self, summary: ExportSummary) -> None:

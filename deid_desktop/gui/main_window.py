@@ -288,6 +288,8 @@ class MainWindow(QMainWindow):
         c.spans_changed.connect(self._on_spans_changed)
         c.current_changed.connect(self._on_current_changed)
         c.documents_changed.connect(self.queue_model.update_documents)
+        # After the step's own summary, which the controller reports once the queue is updated.
+        c.documents_changed.connect(lambda ids: QTimer.singleShot(0, lambda: self._offer_reexport(ids)))
         c.message.connect(self.show_message)
         c.document_reviewed.connect(self._on_document_reviewed)
         c.terms_changed.connect(self.refresh_after_model_change)
@@ -685,6 +687,13 @@ class MainWindow(QMainWindow):
         dlg.setWindowModality(Qt.WindowModality.WindowModal)
         dlg.show()
         return dlg
+
+    def _offer_reexport(self, ids: list) -> None:
+        """A decision changed a document already exported: say so, and how to write it again."""
+        stale = [r for r in self.queue_model.rows if r.id in ids and self.queue_model.is_changed_since_export(r)]
+        if stale:
+            what = stale[0].name if len(stale) == 1 else f"{len(stale)} documents"
+            self.show_message(f"{what} changed since export; the exported copy is out of date — Ctrl+E exports it again.")
 
     def _on_exported(self, ids: list) -> None:
         self.queue_model.update_documents(ids)

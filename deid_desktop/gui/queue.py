@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.store import DocStatus
+from .export_state import changed_since_export, export_stamps
 
 STATUS_LABELS: dict[DocStatus, str] = {
     DocStatus.IMPORTED: "imported",
@@ -42,6 +43,9 @@ STATUS_COLOURS: dict[DocStatus, str] = {
     DocStatus.EXPORTED: "#0072B2",
     DocStatus.ERROR: "#B00020",
 }
+CHANGED_LABEL = "changed since export"
+CHANGED_HELP = "Decisions changed after the last export: the exported copy is out of date. Export it again (Ctrl+E)."
+CHANGED_COLOUR = "#D55E00"
 # Work left first when sorting by status.
 STATUS_ORDER = {s: i for i, s in enumerate((DocStatus.ERROR, DocStatus.IMPORTED, DocStatus.DETECTED, DocStatus.IN_REVIEW, DocStatus.REVIEWED, DocStatus.EXPORTED))}
 
@@ -69,6 +73,7 @@ class DocumentQueueModel(QAbstractTableModel):
         super().__init__()
         self._workspace = workspace
         self.rows: list = []
+        self._stamps: dict[str, str] = {}  # export stamps (export_state)
 
     def set_workspace(self, workspace) -> None:
         self._workspace = workspace
@@ -77,10 +82,16 @@ class DocumentQueueModel(QAbstractTableModel):
     def refresh(self) -> None:
         self.beginResetModel()
         self.rows = list(self._workspace.list_documents()) if self._workspace is not None else []
+        self._stamps = export_stamps(self._workspace) if self._workspace is not None else {}
         self.endResetModel()
+
+    def is_changed_since_export(self, row) -> bool:
+        return changed_since_export(row, self._stamps)
 
     def update_documents(self, ids) -> None:
         """Re-read the given documents (new ones are appended)."""
+        if ids:
+            self._stamps = export_stamps(self._workspace)
         for doc_id in ids:
             row = self._workspace.get_document(doc_id)
             i = self.row_of(doc_id)
@@ -127,7 +138,7 @@ class DocumentQueueModel(QAbstractTableModel):
             if col == self.SUBJECT:
                 return r.subject_label or (NO_SUBJECT if role == Qt.ItemDataRole.DisplayRole else "")
             if col == self.STATUS:
-                return STATUS_LABELS[status]
+                return CHANGED_LABEL if self.is_changed_since_export(r) else STATUS_LABELS[status]
             if status == DocStatus.ERROR or status == DocStatus.IMPORTED:
                 return "" if role == Qt.ItemDataRole.DisplayRole else 0
             if col == self.PHI:
@@ -146,8 +157,10 @@ class DocumentQueueModel(QAbstractTableModel):
             if status == DocStatus.ERROR:
                 return f"{r.name} could not be imported: {r.error_reason or r.error_code or 'unknown reason'}"
             if col == self.STATUS:
-                return STATUS_HELP[status]
+                return CHANGED_HELP if self.is_changed_since_export(r) else STATUS_HELP[status]
             return r.source_path or r.name
+        if role == Qt.ItemDataRole.ForegroundRole and col == self.STATUS and self.is_changed_since_export(r):
+            return QBrush(QColor(CHANGED_COLOUR))
         if role == Qt.ItemDataRole.ForegroundRole and col == self.STATUS and status in STATUS_COLOURS:
             return QBrush(QColor(STATUS_COLOURS[status]))
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (self.PHI, self.UNDECIDED):
