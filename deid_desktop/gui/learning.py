@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.categories import Category
+from ..core.categories import Category, display_name
 from ..core.errors import DeidError
 from .errors import show_error
 from .fitting import ScrollBody
@@ -303,7 +303,7 @@ class RetrainDialog(QDialog):
             f"made since the last model. Training continues from: {active.name if active else 'the shipped model'}."
         )
         order = ["accept", "reject", "add", "relabel", "resize"]
-        rows = [[cat] + [counts.get(a, 0) for a in order] for cat, counts in sorted(s.per_category.items())]
+        rows = [[display_name(cat)] + [counts.get(a, 0) for a in order] for cat, counts in sorted(s.per_category.items())]
         _fill(self.category_table, rows)
         self.start_button.setEnabled(s.reviewed_documents > 0 and self.process is None)
         if s.reviewed_documents == 0:
@@ -461,9 +461,9 @@ class RetrainDialog(QDialog):
                 if not m.get("tokens"):
                     continue
                 o = ((old or {}).get("per_category") or {}).get(cat) or {}
-                rows.append([cat, _f(o.get("typed_precision")), _f(o.get("typed_recall")), _f(o.get("typed_f1")),
+                rows.append([display_name(cat), _f(o.get("typed_precision")), _f(o.get("typed_recall")), _f(o.get("typed_f1")),
                              _f(m["typed_precision"]), _f(m["typed_recall"]), _f(m["typed_f1"])])
-                groups.append(cat.title()[:8])
+                groups.append(display_name(cat)[:8])
                 before.append(o.get("typed_f1", 0.0))
                 after.append(m["typed_f1"])
         _fill(self.comparison, rows)
@@ -786,7 +786,7 @@ class ListsDialog(QDialog):
         self.is_regex = QCheckBox("regex")
         self.category = QComboBox()
         for c in Category:
-            self.category.addItem(c.value, c.value)
+            self.category.addItem(display_name(c), c.value)
         self.scope = QComboBox()
         for s in ("workspace", "subject", "document"):
             self.scope.addItem(s, s)
@@ -822,7 +822,7 @@ class ListsDialog(QDialog):
 
         terms = list_terms(self.workspace)
         rows = [
-            ["allow" if t.kind == "allow" else "deny", ("re: " if t.is_regex else "") + t.term, t.category.value if t.category else "",
+            ["allow" if t.kind == "allow" else "deny", ("re: " if t.is_regex else "") + t.term, display_name(t.category) if t.category else "",
              t.scope if t.scope == "workspace" else f"{t.scope} {t.scope_id}"]
             for t in terms
         ]
