@@ -593,8 +593,24 @@ class ModelVersionsDialog(QDialog):
 # -- Ensemble weights ------------------------------------------------------------------------
 
 
+STRATEGY_WORDS = {"union": "union (any member's finding counts)", "majority": "majority vote", "soft_vote": "soft vote"}
+
+
+def weights_label(strategy: str | None, n_documents: int, weights: dict[str, float]) -> str:
+    """Say whether the fitted weights decide anything: only the soft vote uses them, so under
+    a union or a majority vote they are fitted but not in use."""
+    listed = ",  ".join(f"{k} {v:.3f}" for k, v in weights.items())
+    fitted = f"fitted on {n_documents} reviewed documents: {listed}"
+    if strategy == "soft_vote":
+        return f"In use by the soft vote ({fitted})."
+    how = STRATEGY_WORDS.get(strategy or "", "a strategy that could not be read")
+    return (f"Not in use: the detector combines its members by {how}, which ignores weights. "
+            f"Weights {fitted}; they take effect when the ensemble's strategy is soft_vote.")
+
+
 class EnsembleWeightsDialog(QDialog):
-    """The soft-vote weights in use, their history as a chart, and when they are re-fitted."""
+    """The fitted soft-vote weights (and whether the active strategy uses them), their history
+    as a chart, and when they are re-fitted."""
 
     def __init__(self, workspace, parent: QWidget | None = None, *, ensemble_config: str | None = None) -> None:
         from ..core.learn.loop import SETTING_REFIT_EVERY
@@ -639,12 +655,21 @@ class EnsembleWeightsDialog(QDialog):
             self.chart.clear()
         else:
             _, w, n = history[-1]
-            self.current.setText("In use (fitted on %d reviewed documents): %s" % (n, ",  ".join(f"{k} {v:.3f}" for k, v in w.items())))
+            self.current.setText(weights_label(self._strategy(), n, w))
             members = list(dict.fromkeys(k for _, ws_, _ in history for k in ws_))
             series = {m: [h[1].get(m, 0.0) for h in history] for m in members}
             self.chart.setPixmap(line_chart(series, title="Soft-vote weight of each member"))
         rows = [[f"{t:%Y-%m-%d %H:%M}", n, ",  ".join(f"{k} {v:.3f}" for k, v in w.items())] for t, w, n in reversed(history)]
         _fill(self.history, rows)
+
+    def _strategy(self) -> str | None:
+        """How the detector combines its members; None when its configuration cannot be read."""
+        from ..core.learn.loop import ensemble_config
+
+        try:
+            return ensemble_config(self.workspace, self.ensemble_config).strategy
+        except (DeidError, OSError, ValueError):
+            return None
 
     def refit_now(self) -> None:
         self.refit_button.setEnabled(False)
@@ -888,7 +913,7 @@ class ListsDialog(QDialog):
 DIALOGS = {
     "retrain": ("Retrain from corrections…", "Fine-tune the model on the documents you reviewed"),
     "versions": ("Model versions…", "Every trained version with its scores; activate one to roll back"),
-    "weights": ("Ensemble weights…", "The soft-vote weights in use and their history"),
+    "weights": ("Ensemble weights…", "The fitted soft-vote weights, whether the active strategy uses them, and their history"),
     "rules": ("Proposed rules…", "Approve or reject harvested template rules and inclusion sentences"),
     "lists": ("Allow / deny lists…", "Terms never flagged, and terms always flagged"),
 }

@@ -226,3 +226,16 @@ def test_no_workspace_no_dialog(qtbot, host, monkeypatch):
     monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: shown.append(a[2]))
     assert open_learning_dialog(host, lambda: None, "retrain") is None
     assert shown == ["Open a workspace first."]
+
+
+@pytest.mark.parametrize("strategy, in_use", [("majority", False), ("union", False), ("soft_vote", True)])
+def test_weights_are_labelled_in_use_only_under_the_soft_vote(qtbot, host, ws, tmp_path, strategy, in_use):
+    ws.save_ensemble_weights({"a": 0.8, "b": 0.2}, n_documents=6)
+    dlg = EnsembleWeightsDialog(ws, host, ensemble_config=str(write_ensemble(tmp_path, strategy=strategy)))
+    qtbot.addWidget(dlg)
+    text = dlg.current.text()
+    assert "a 0.800" in text and "6 reviewed" in text
+    assert text.startswith("In use by the soft vote") == in_use
+    if not in_use:
+        assert text.startswith("Not in use") and ("majority vote" in text or "union" in text)
+    dlg.close()
