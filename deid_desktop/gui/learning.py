@@ -45,8 +45,10 @@ from PySide6.QtWidgets import (
 
 from ..core.categories import Category, display_name
 from ..core.errors import DeidError
+from ..core.learn.uncertainty import compare
 from .errors import show_error
 from .fitting import ScrollBody
+from .heldout import caveat_text, verdict_suffix
 from .learning_charts import bar_chart, line_chart
 from .workers import Worker, failure_text, start_in_thread
 
@@ -264,7 +266,11 @@ class RetrainDialog(QDialog):
         self.chart.setObjectName("comparisonChart")
         self.verdict = QLabel()
         self.verdict.setWordWrap(True)
+        self.caveat = QLabel()
+        self.caveat.setObjectName("heldoutCaveat")
+        self.caveat.setWordWrap(True)
         rl.addWidget(self.comparison)
+        rl.addWidget(self.caveat)
         rl.addWidget(self.chart)
         rl.addWidget(self.verdict)
         self.result_box.setVisible(False)
@@ -471,12 +477,18 @@ class RetrainDialog(QDialog):
             self.chart.setPixmap(bar_chart(groups, {"before": before, "after": after}, title="F1 on held-out reviewed documents"))
         better = result.get("better")
         name = result.get("version_name")
+        cmp = compare(old, new) if new and old else None
+        self.caveat.setText(caveat_text(cmp) if cmp else "")
+        self.caveat.setVisible(cmp is not None)
+        if cmp is not None:
+            self.result_box.setTitle(f"Old and new model on {cmp.documents} held-out reviewed document{'s' if cmp.documents != 1 else ''}")
+        caution = verdict_suffix(cmp) if cmp else ""
         if result.get("activated"):
-            self.verdict.setText(f"{name} scored better and is now active.")
+            self.verdict.setText(f"{name} scored better and is now active.{caution}")
         elif better is None:
             self.verdict.setText(f"{name} was saved. There were no held-out documents to compare on.")
         else:
-            self.verdict.setText(f"{name} scored {'better' if better else 'no better'} than the current model on the held-out documents.")
+            self.verdict.setText(f"{name} scored {'better' if better else 'no better'} than the current model on the held-out documents.{caution}")
         self.status_label.setText(f"Trained in {result.get('seconds', 0):.0f} s on {result.get('counts', {}).get('total', 0)} documents.")
         can_activate = not result.get("activated") and result.get("model_version_id") is not None
         self.activate_button.setVisible(can_activate)
