@@ -701,7 +701,7 @@ class MainWindow(QMainWindow):
             self.controller.row = self.workspace.get_document(self.controller.document_id)
 
     def open_settings(self) -> SettingsDialog:
-        dlg = SettingsDialog(self.settings, self)
+        dlg = SettingsDialog(self.settings, self, open_workspace=str(getattr(self.workspace, "path", "") or "") or None)
         dlg.accepted.connect(lambda: self._apply_settings(dlg))
         dlg.setWindowModality(Qt.WindowModality.WindowModal)
         dlg.show()
