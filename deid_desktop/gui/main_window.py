@@ -37,6 +37,7 @@ from .errors import describe, show_error
 from .export_dialog import ExportDialog
 from .findings import FindingsDock
 from .finishing import finish_document
+from .never_flag import never_flag_asking
 from .importing import apply_manifest
 from .learning import build_model_menu
 from .pane import DocumentPane
@@ -157,7 +158,7 @@ class MainWindow(QMainWindow):
         h: dict[str, Callable[[], None]] = {
             "accept": c.accept,
             "reject": c.reject,
-            "reject_never_flag": lambda: c.reject_and_never_flag("workspace"),
+            "reject_never_flag": lambda: never_flag_asking(self, c),
             "reject_never_flag_subject": lambda: c.reject_and_never_flag("subject"),
             "next": c.next_finding,
             "previous": c.previous_finding,
@@ -299,7 +300,7 @@ class MainWindow(QMainWindow):
         self.queue.redetect_requested.connect(self.detect_documents)
         self.queue.subjects_changed.connect(self._on_subjects_changed)
         self.findings.finding_chosen.connect(c.select)
-        self.findings.never_flag_requested.connect(lambda span_id: self._on_finding(span_id, lambda: c.reject_and_never_flag("workspace")))
+        self.findings.never_flag_requested.connect(lambda span_id: self._on_finding(span_id, lambda: never_flag_asking(self, c)))
         self.findings.never_flag_subject_requested.connect(lambda span_id: self._on_finding(span_id, lambda: c.reject_and_never_flag("subject")))
         self.findings.always_flag_requested.connect(lambda span_id: self._on_finding(span_id, c.always_flag_current))
         self.pane.text_view.span_clicked.connect(c.select)

@@ -426,6 +426,8 @@ class ReviewController(QObject):
         self._with_term(f"Add {CATEGORY_LABELS[category]} span and always flag", change, lambda: self._mark_extent(s, e, category))
 
     def _term_change(self, kind, text: str, scope: TermScope, *, category: Category | None = None, fine: str = "OTHER") -> TermChange:
+        if scope == "document":
+            return TermChange(kind, text, "document", self.document_id, category, fine, "in this document")
         if scope == "subject" and self.row is not None:
             if self.row.subject_id is not None:
                 return TermChange(kind, text, "subject", self.row.subject_id, category, fine, "in documents of this subject")

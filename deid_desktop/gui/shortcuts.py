@@ -37,7 +37,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
         "reject_never_flag",
         ("Shift+R",),
         "Reject and &never flag this again",
-        "Reject the selected finding and add its text to the workspace's allow list, so detection never flags it again (Ctrl+Z undoes both).",
+        "Reject the selected finding and add its text to the workspace's allow list, so detection never flags it again (Ctrl+Z undoes both). "
+        "For a known name, or text accepted as PHI in another document, it asks first and offers this document only.",
         REVIEW,
     ),
     Shortcut(
