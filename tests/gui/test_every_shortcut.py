@@ -4,7 +4,6 @@ and Qt never calls the press ambiguous (an ambiguous shortcut does nothing at al
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMessageBox
@@ -14,6 +13,9 @@ from deid_desktop.gui.shortcuts import SHORTCUTS, conflicts, reported_combinatio
 from .conftest import wait_idle
 
 pytestmark = pytest.mark.gui
+
+# Ctrl+Q closes the window, so its keys are pressed last.
+BY_QUIT = next(s.keys for s in SHORTCUTS if s.action == "quit")
 
 
 def test_no_press_matches_two_listed_sequences():
@@ -62,6 +64,3 @@ def test_every_listed_key_fires_its_action(qtbot, qtlog, monkeypatch, window, wo
         _close_popups(window)
     assert not window.isVisible()  # Ctrl+Q, pressed last, closed the window
     assert not [r.message for r in qtlog.records if "mbiguous" in r.message]
-
-
-BY_QUIT = next(s.keys for s in SHORTCUTS if s.action == "quit")
