@@ -298,6 +298,7 @@ class MainWindow(QMainWindow):
         self.refit.message.connect(self.show_message)
         self.queue.document_chosen.connect(self.open_document)
         self.queue.redetect_requested.connect(self.detect_documents)
+        self.queue.documents_removed.connect(lambda ids: c.close_document() if c.document_id in ids else None)
         self.queue.subjects_changed.connect(self._on_subjects_changed)
         self.findings.finding_chosen.connect(c.select)
         self.findings.never_flag_requested.connect(lambda span_id: self._on_finding(span_id, lambda: never_flag_asking(self, c)))

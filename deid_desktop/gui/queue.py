@@ -75,6 +75,10 @@ class DocumentQueueModel(QAbstractTableModel):
         self.rows: list = []
         self._stamps: dict[str, str] = {}  # export stamps (export_state)
 
+    @property
+    def workspace(self):
+        return self._workspace
+
     def set_workspace(self, workspace) -> None:
         self._workspace = workspace
         self.refresh()
@@ -219,6 +223,7 @@ class DocumentFilter(QSortFilterProxyModel):
 class QueueDock(QDockWidget):
     document_chosen = Signal(int)
     redetect_requested = Signal(list)
+    documents_removed = Signal(list)  # ids of failed imports taken off the queue
     subjects_changed = Signal()
 
     def __init__(self, model: DocumentQueueModel, parent=None) -> None:
@@ -371,7 +376,28 @@ class QueueDock(QDockWidget):
         detect.setToolTip("Run the detector again; your decisions are kept.")
         detect.triggered.connect(lambda: self.redetect_requested.emit(ids))
         menu.addAction(detect)
+        failed = self.failed_among(ids)
+        if failed:
+            remove = QAction(f"Remove {len(failed)} file(s) that could not be imported", menu)
+            remove.setObjectName("removeFailed")
+            remove.setToolTip("Take them off the queue; the files themselves are not touched.")
+            remove.triggered.connect(lambda: self.remove_failed(failed))
+            menu.addAction(remove)
         menu.popup(self.table.viewport().mapToGlobal(pos))
+        self.context_menu = menu
+
+    def failed_among(self, ids: list[int]) -> list[int]:
+        errors = {r.id for r in self.model.rows if DocStatus(r.status) == DocStatus.ERROR}
+        return [i for i in ids if i in errors]
+
+    def remove_failed(self, ids: list[int]) -> None:
+        """Forget failed imports (only those): nothing of theirs is left to review or export."""
+        ids = self.failed_among(ids)
+        for doc_id in ids:
+            self.model.workspace.remove_failed_import(doc_id)
+        if ids:
+            self.model.refresh()
+            self.documents_removed.emit(ids)
 
     def _ask_subject(self, ids: list[int]) -> None:
         label, ok = QInputDialog.getText(self, "Assign subject", "Subject (patient or case identifier):")

@@ -44,3 +44,24 @@ def test_an_error_row_shows_its_reason_and_is_not_counted_for_export(qtbot, wind
     dlg.scope_all.setChecked(True)
     assert error.id not in dlg.scope_ids()
     dlg.close()
+
+
+def test_error_rows_can_be_removed_from_the_queue(qtbot, window, workspace, tmp_path):
+    write_bad_files(tmp_path / "bad")
+    window.import_paths([tmp_path / "bad" / "empty.txt", tmp_path / "bad" / "broken.pdf", write_txt(tmp_path / "in" / "a.txt", LETTER)])
+    wait_idle(qtbot, window)
+    errors = [d.id for d in workspace.list_documents() if d.status == DocStatus.ERROR]
+    good = next(d.id for d in workspace.list_documents() if d.status != DocStatus.ERROR)
+    assert len(errors) == 2
+    window.open_document(errors[0])
+    window.queue.table.selectAll()  # the reviewer selects every row and right-clicks
+    window.queue._context_menu(window.queue.table.viewport().rect().center())
+    remove = window.queue.context_menu.findChild(type(window.actions_by_id["accept"]), "removeFailed")
+    assert remove is not None and remove.text() == "Remove 2 file(s) that could not be imported"
+    window.queue.context_menu.close()
+    remove.trigger()
+    assert [d.id for d in workspace.list_documents()] == [good]  # the imported document stays
+    assert window.queue_model.rowCount() == 1
+    assert window.controller.document_id is None  # the removed row's pane is closed
+    with pytest.raises(Exception, match="only a failed import can be removed"):
+        workspace.remove_failed_import(good)
