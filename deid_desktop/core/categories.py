@@ -23,6 +23,26 @@ class Category(str, Enum):
         return self.value
 
 
+# What a person reads: title case, British spelling like the rest of the interface. The
+# enum values stay as they are — they are the data (files, models, the workspace).
+_DISPLAY_NAMES: dict[Category, str] = {
+    Category.NAME: "Name",
+    Category.DATE: "Date",
+    Category.AGE: "Age",
+    Category.LOCATION: "Location",
+    Category.ORGANIZATION: "Organisation",
+    Category.CONTACT: "Contact",
+    Category.ID: "ID",
+    Category.PROFESSION: "Profession",
+}
+
+
+def display_name(category: Category | str) -> str:
+    """The category in the user's words ("Organisation" for ORGANIZATION); accepts the enum
+    or its value, as metrics and reports key categories by value."""
+    return _DISPLAY_NAMES[Category(category)]
+
+
 # Fine types per coarse category. "OTHER" is always allowed.
 FINE_TYPES: dict[Category, tuple[str, ...]] = {
     Category.NAME: ("PATIENT", "DOCTOR", "RELATIVE", "USERNAME", "OTHER"),

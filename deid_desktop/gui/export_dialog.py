@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.store import DocStatus
+from .export_state import record_exported
 from .exporting import ExportJob, ExportOptions, ExportSummary
 from .settings import AppSettings, _PathField
 from .workers import ExportWorker, start_in_thread
@@ -86,7 +87,8 @@ class ExportDialog(QDialog):
         policy.addButton(self.unreviewed_accept)
 
         docs = workspace.list_documents()
-        self._all_ids = [d.id for d in docs]
+        # A file that could not be imported has nothing to export: it is not counted.
+        self._all_ids = [d.id for d in docs if d.status != DocStatus.ERROR]
         self.scope_buttons = QButtonGroup(self)
         self.scope_current = QRadioButton("Current document")
         self.scope_selected = QRadioButton(f"Selected documents ({len(self.selected_ids)})")
@@ -176,6 +178,17 @@ class ExportDialog(QDialog):
             return [d.id for d in self.workspace.list_documents(subject_id=sid)] if sid is not None else []
         return list(self._all_ids)
 
+    def _among_originals(self, out_dir: Path) -> bool:
+        """Whether ``out_dir`` is, or lies inside, a folder an imported document came from:
+        copies written there sit next to the originals and a later folder import takes them in."""
+        target = _resolved(out_dir)
+        for row in self.workspace.list_documents():
+            if row.source_path:
+                source_folder = _resolved(Path(row.source_path).parent)
+                if target == source_folder or target.is_relative_to(source_folder):
+                    return True
+        return False
+
     @property
     def running(self) -> bool:
         return self._thread is not None
@@ -192,6 +205,12 @@ class ExportDialog(QDialog):
         opts = self.options()
         if not self.folder.text():
             self._say("Choose a destination folder.")
+            return False
+        if self._among_originals(opts.out_dir):
+            self._say(
+                "That folder holds original documents of this workspace (or lies inside such a folder). "
+                "Choose a folder outside the source data, so de-identified copies are never mixed with originals."
+            )
             return False
         ids = self.scope_ids()
         if not ids:
@@ -253,6 +272,7 @@ class ExportDialog(QDialog):
 
     def _on_exported(self, doc_id: int) -> None:
         self.workspace.set_status(doc_id, DocStatus.EXPORTED)
+        record_exported(self.workspace, doc_id)
         self.documents_changed.emit([doc_id])
 
     def _on_done(self, summary: ExportSummary) -> None:
@@ -285,3 +305,10 @@ class ExportDialog(QDialog):
             self._worker.cancel()
             return
         super().done(result)
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.expanduser().resolve()
+    except OSError:  # an unreadable link: compare the path as written
+        return path.expanduser().absolute()

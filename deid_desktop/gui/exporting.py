@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Literal, Sequence
 
+from ..core.categories import display_name
 from ..core.documents.export import output_suffix
 from ..core.errors import DeidError
 from ..core.naming import FileNamer, claim, output_name
@@ -65,7 +66,7 @@ class ExportSummary:
             for c, n in r.counts.items():
                 phi[c] = phi.get(c, 0) + n
         if phi:
-            lines.append("Replaced: " + ", ".join(f"{n} {c}" for c, n in sorted(phi.items())) + ".")
+            lines.append("Replaced: " + ", ".join(f"{n} {display_name(c)}" for c, n in sorted(phi.items())) + ".")
         if self.n_to_check:
             lines.append(f"{self.n_to_check} exported file(s) have re-scan findings: check them before release.")
         for r in sorted(self.results.values(), key=lambda r: r.file):

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-TermScope = Literal["workspace", "subject"]
+TermScope = Literal["workspace", "subject", "document"]
 
 
 @dataclass(frozen=True, slots=True)

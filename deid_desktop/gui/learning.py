@@ -42,10 +42,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.categories import Category
+from ..core.categories import Category, display_name
 from ..core.errors import DeidError
+from ..core.learn.uncertainty import compare
 from . import file_dialogs
 from .errors import show_error
+from .fitting import ScrollBody
+from .heldout import caveat_text, verdict_suffix
 from .learning_charts import bar_chart, line_chart
 from .workers import Worker, failure_text, start_in_thread
 
@@ -214,7 +217,11 @@ class RetrainDialog(QDialog):
         self._stderr = b""
         self.refit: WeightRefit | None = None
 
-        layout = QVBoxLayout(self)
+        # Everything but the buttons scrolls: with a result shown the content is taller than a
+        # laptop screen, and the Activate / Discard / Close buttons must stay on it.
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(0, 0, 0, 0)
         self.summary_label = QLabel()
         self.summary_label.setWordWrap(True)
         layout.addWidget(self.summary_label)
@@ -259,12 +266,19 @@ class RetrainDialog(QDialog):
         self.chart.setObjectName("comparisonChart")
         self.verdict = QLabel()
         self.verdict.setWordWrap(True)
+        self.caveat = QLabel()
+        self.caveat.setObjectName("heldoutCaveat")
+        self.caveat.setWordWrap(True)
         rl.addWidget(self.comparison)
+        rl.addWidget(self.caveat)
         rl.addWidget(self.chart)
         rl.addWidget(self.verdict)
         self.result_box.setVisible(False)
         layout.addWidget(self.result_box)
 
+        self.body = ScrollBody(body)
+        outer = QVBoxLayout(self)
+        outer.addWidget(self.body, 1)
         buttons = QHBoxLayout()
         self.start_button = QPushButton("Start training")
         self.cancel_button = QPushButton("Cancel training")
@@ -273,7 +287,7 @@ class RetrainDialog(QDialog):
         self.close_button = QPushButton("Close")
         for b in (self.start_button, self.cancel_button, self.activate_button, self.discard_button, self.close_button):
             buttons.addWidget(b)
-        layout.addLayout(buttons)
+        outer.addLayout(buttons)
         self.start_button.clicked.connect(self.start)
         self.cancel_button.clicked.connect(self.cancel)
         self.activate_button.clicked.connect(self.activate)
@@ -295,7 +309,7 @@ class RetrainDialog(QDialog):
             f"made since the last model. Training continues from: {active.name if active else 'the shipped model'}."
         )
         order = ["accept", "reject", "add", "relabel", "resize"]
-        rows = [[cat] + [counts.get(a, 0) for a in order] for cat, counts in sorted(s.per_category.items())]
+        rows = [[display_name(cat)] + [counts.get(a, 0) for a in order] for cat, counts in sorted(s.per_category.items())]
         _fill(self.category_table, rows)
         self.start_button.setEnabled(s.reviewed_documents > 0 and self.process is None)
         if s.reviewed_documents == 0:
@@ -453,9 +467,9 @@ class RetrainDialog(QDialog):
                 if not m.get("tokens"):
                     continue
                 o = ((old or {}).get("per_category") or {}).get(cat) or {}
-                rows.append([cat, _f(o.get("typed_precision")), _f(o.get("typed_recall")), _f(o.get("typed_f1")),
+                rows.append([display_name(cat), _f(o.get("typed_precision")), _f(o.get("typed_recall")), _f(o.get("typed_f1")),
                              _f(m["typed_precision"]), _f(m["typed_recall"]), _f(m["typed_f1"])])
-                groups.append(cat.title()[:8])
+                groups.append(display_name(cat)[:8])
                 before.append(o.get("typed_f1", 0.0))
                 after.append(m["typed_f1"])
         _fill(self.comparison, rows)
@@ -463,16 +477,24 @@ class RetrainDialog(QDialog):
             self.chart.setPixmap(bar_chart(groups, {"before": before, "after": after}, title="F1 on held-out reviewed documents"))
         better = result.get("better")
         name = result.get("version_name")
+        cmp = compare(old, new) if new and old else None
+        self.caveat.setText(caveat_text(cmp) if cmp else "")
+        self.caveat.setVisible(cmp is not None)
+        if cmp is not None:
+            self.result_box.setTitle(f"Old and new model on {cmp.documents} held-out reviewed document{'s' if cmp.documents != 1 else ''}")
+        caution = verdict_suffix(cmp) if cmp else ""
         if result.get("activated"):
-            self.verdict.setText(f"{name} scored better and is now active.")
+            self.verdict.setText(f"{name} scored better and is now active.{caution}")
         elif better is None:
             self.verdict.setText(f"{name} was saved. There were no held-out documents to compare on.")
         else:
-            self.verdict.setText(f"{name} scored {'better' if better else 'no better'} than the current model on the held-out documents.")
+            self.verdict.setText(f"{name} scored {'better' if better else 'no better'} than the current model on the held-out documents.{caution}")
         self.status_label.setText(f"Trained in {result.get('seconds', 0):.0f} s on {result.get('counts', {}).get('total', 0)} documents.")
         can_activate = not result.get("activated") and result.get("model_version_id") is not None
         self.activate_button.setVisible(can_activate)
         self.discard_button.setVisible(can_activate)
+        # Grow to show the result, as far as the screen allows; the rest scrolls.
+        self.resize(self.size().expandedTo(self.sizeHint()))
         self.result_ready.emit(result)
         if result.get("activated"):
             self._after_activation(int(result["model_version_id"]))
@@ -583,8 +605,24 @@ class ModelVersionsDialog(QDialog):
 # -- Ensemble weights ------------------------------------------------------------------------
 
 
+STRATEGY_WORDS = {"union": "union (any member's finding counts)", "majority": "majority vote", "soft_vote": "soft vote"}
+
+
+def weights_label(strategy: str | None, n_documents: int, weights: dict[str, float]) -> str:
+    """Say whether the fitted weights decide anything: only the soft vote uses them, so under
+    a union or a majority vote they are fitted but not in use."""
+    listed = ",  ".join(f"{k} {v:.3f}" for k, v in weights.items())
+    fitted = f"fitted on {n_documents} reviewed documents: {listed}"
+    if strategy == "soft_vote":
+        return f"In use by the soft vote ({fitted})."
+    how = STRATEGY_WORDS.get(strategy or "", "a strategy that could not be read")
+    return (f"Not in use: the detector combines its members by {how}, which ignores weights. "
+            f"Weights {fitted}; they take effect when the ensemble's strategy is soft_vote.")
+
+
 class EnsembleWeightsDialog(QDialog):
-    """The soft-vote weights in use, their history as a chart, and when they are re-fitted."""
+    """The fitted soft-vote weights (and whether the active strategy uses them), their history
+    as a chart, and when they are re-fitted."""
 
     def __init__(self, workspace, parent: QWidget | None = None, *, ensemble_config: str | None = None) -> None:
         from ..core.learn.loop import SETTING_REFIT_EVERY
@@ -629,12 +667,21 @@ class EnsembleWeightsDialog(QDialog):
             self.chart.clear()
         else:
             _, w, n = history[-1]
-            self.current.setText("In use (fitted on %d reviewed documents): %s" % (n, ",  ".join(f"{k} {v:.3f}" for k, v in w.items())))
+            self.current.setText(weights_label(self._strategy(), n, w))
             members = list(dict.fromkeys(k for _, ws_, _ in history for k in ws_))
             series = {m: [h[1].get(m, 0.0) for h in history] for m in members}
             self.chart.setPixmap(line_chart(series, title="Soft-vote weight of each member"))
         rows = [[f"{t:%Y-%m-%d %H:%M}", n, ",  ".join(f"{k} {v:.3f}" for k, v in w.items())] for t, w, n in reversed(history)]
         _fill(self.history, rows)
+
+    def _strategy(self) -> str | None:
+        """How the detector combines its members; None when its configuration cannot be read."""
+        from ..core.learn.loop import ensemble_config
+
+        try:
+            return ensemble_config(self.workspace, self.ensemble_config).strategy
+        except (DeidError, OSError, ValueError):
+            return None
 
     def refit_now(self) -> None:
         self.refit_button.setEnabled(False)
@@ -776,7 +823,7 @@ class ListsDialog(QDialog):
         self.is_regex = QCheckBox("regex")
         self.category = QComboBox()
         for c in Category:
-            self.category.addItem(c.value, c.value)
+            self.category.addItem(display_name(c), c.value)
         self.scope = QComboBox()
         for s in ("workspace", "subject", "document"):
             self.scope.addItem(s, s)
@@ -812,7 +859,7 @@ class ListsDialog(QDialog):
 
         terms = list_terms(self.workspace)
         rows = [
-            ["allow" if t.kind == "allow" else "deny", ("re: " if t.is_regex else "") + t.term, t.category.value if t.category else "",
+            ["allow" if t.kind == "allow" else "deny", ("re: " if t.is_regex else "") + t.term, display_name(t.category) if t.category else "",
              t.scope if t.scope == "workspace" else f"{t.scope} {t.scope_id}"]
             for t in terms
         ]
@@ -878,7 +925,7 @@ class ListsDialog(QDialog):
 DIALOGS = {
     "retrain": ("Retrain from corrections…", "Fine-tune the model on the documents you reviewed"),
     "versions": ("Model versions…", "Every trained version with its scores; activate one to roll back"),
-    "weights": ("Ensemble weights…", "The soft-vote weights in use and their history"),
+    "weights": ("Ensemble weights…", "The fitted soft-vote weights, whether the active strategy uses them, and their history"),
     "rules": ("Proposed rules…", "Approve or reject harvested template rules and inclusion sentences"),
     "lists": ("Allow / deny lists…", "Terms never flagged, and terms always flagged"),
 }

@@ -36,6 +36,8 @@ from . import file_dialogs
 from .errors import describe, show_error
 from .export_dialog import ExportDialog
 from .findings import FindingsDock
+from .finishing import finish_document
+from .never_flag import never_flag_asking
 from .importing import apply_manifest
 from .learning import build_model_menu
 from .pane import DocumentPane
@@ -156,7 +158,7 @@ class MainWindow(QMainWindow):
         h: dict[str, Callable[[], None]] = {
             "accept": c.accept,
             "reject": c.reject,
-            "reject_never_flag": lambda: c.reject_and_never_flag("workspace"),
+            "reject_never_flag": lambda: never_flag_asking(self, c),
             "reject_never_flag_subject": lambda: c.reject_and_never_flag("subject"),
             "next": c.next_finding,
             "previous": c.previous_finding,
@@ -172,7 +174,7 @@ class MainWindow(QMainWindow):
             "shrink_start": lambda: c.resize("start", False),
             "widen_end": lambda: c.resize("end", True),
             "shrink_end": lambda: c.resize("end", False),
-            "mark_reviewed": c.mark_reviewed,
+            "mark_reviewed": lambda: finish_document(self, c),
             "open": self.open_files_dialog,
             "open_folder": self.open_folder_dialog,
             "export": self.open_export_dialog,
@@ -287,6 +289,8 @@ class MainWindow(QMainWindow):
         c.spans_changed.connect(self._on_spans_changed)
         c.current_changed.connect(self._on_current_changed)
         c.documents_changed.connect(self.queue_model.update_documents)
+        # After the step's own summary, which the controller reports once the queue is updated.
+        c.documents_changed.connect(lambda ids: QTimer.singleShot(0, lambda: self._offer_reexport(ids)))
         c.message.connect(self.show_message)
         c.document_reviewed.connect(self._on_document_reviewed)
         c.terms_changed.connect(self.refresh_after_model_change)
@@ -294,9 +298,10 @@ class MainWindow(QMainWindow):
         self.refit.message.connect(self.show_message)
         self.queue.document_chosen.connect(self.open_document)
         self.queue.redetect_requested.connect(self.detect_documents)
+        self.queue.documents_removed.connect(lambda ids: c.close_document() if c.document_id in ids else None)
         self.queue.subjects_changed.connect(self._on_subjects_changed)
         self.findings.finding_chosen.connect(c.select)
-        self.findings.never_flag_requested.connect(lambda span_id: self._on_finding(span_id, lambda: c.reject_and_never_flag("workspace")))
+        self.findings.never_flag_requested.connect(lambda span_id: self._on_finding(span_id, lambda: never_flag_asking(self, c)))
         self.findings.never_flag_subject_requested.connect(lambda span_id: self._on_finding(span_id, lambda: c.reject_and_never_flag("subject")))
         self.findings.always_flag_requested.connect(lambda span_id: self._on_finding(span_id, c.always_flag_current))
         self.pane.text_view.span_clicked.connect(c.select)
@@ -562,6 +567,11 @@ class MainWindow(QMainWindow):
     def _on_detected(self, doc_id: int, _n_spans: int) -> None:
         self.queue_model.update_documents([doc_id])
         self.progress.setValue(self.progress.value() + 1)
+        if self.controller.document_id is None and not self._closing:
+            # The first document ready is opened at once, its first finding selected, rather
+            # than leaving an empty pane above a queue of detected documents.
+            self.open_document(doc_id)
+            return
         if doc_id == self.controller.document_id:
             if DocStatus(self.workspace.get_document(doc_id).status) == DocStatus.DETECTED:
                 self.workspace.set_status(doc_id, DocStatus.IN_REVIEW)
@@ -680,13 +690,20 @@ class MainWindow(QMainWindow):
         dlg.show()
         return dlg
 
+    def _offer_reexport(self, ids: list) -> None:
+        """A decision changed a document already exported: say so, and how to write it again."""
+        stale = [r for r in self.queue_model.rows if r.id in ids and self.queue_model.is_changed_since_export(r)]
+        if stale:
+            what = stale[0].name if len(stale) == 1 else f"{len(stale)} documents"
+            self.show_message(f"{what} changed since export; the exported copy is out of date — Ctrl+E exports it again.")
+
     def _on_exported(self, ids: list) -> None:
         self.queue_model.update_documents(ids)
         if self.controller.document_id in ids:
             self.controller.row = self.workspace.get_document(self.controller.document_id)
 
     def open_settings(self) -> SettingsDialog:
-        dlg = SettingsDialog(self.settings, self)
+        dlg = SettingsDialog(self.settings, self, open_workspace=str(getattr(self.workspace, "path", "") or "") or None)
         dlg.accepted.connect(lambda: self._apply_settings(dlg))
         dlg.setWindowModality(Qt.WindowModality.WindowModal)
         dlg.show()

@@ -3,7 +3,7 @@ colour-vision deficiencies, so a category never depends on telling red from gree
 
 from __future__ import annotations
 
-from ..core.categories import CATEGORY_KEYS, Category
+from ..core.categories import CATEGORY_KEYS, Category, display_name
 
 # Okabe & Ito (2008), "Color Universal Design". The eighth colour is black; PROFESSION is the
 # rarest category, and black fill with white text is still unmistakable.
@@ -25,16 +25,7 @@ CURRENT_OUTLINE = "#1A1A1A"
 # accepted finding is clearly "more decided".
 UNDECIDED_ALPHA = 70
 
-CATEGORY_LABELS: dict[Category, str] = {
-    Category.NAME: "Name",
-    Category.DATE: "Date",
-    Category.AGE: "Age",
-    Category.LOCATION: "Location",
-    Category.ORGANIZATION: "Organisation",
-    Category.CONTACT: "Contact",
-    Category.ID: "ID",
-    Category.PROFESSION: "Profession",
-}
+CATEGORY_LABELS: dict[Category, str] = {c: display_name(c) for c in Category}
 
 KEY_FOR_CATEGORY: dict[Category, str] = {c: k for k, c in CATEGORY_KEYS.items()}
 

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
+from ..core.store import DocStatus
+
 from .document_view import DocumentTextView, Legend
 from .pdf_view import PdfPagesView
+
+
+# One line of the keys a first-time reviewer needs; F1 lists the rest.
+KEY_HINT = "A accept  ·  R reject  ·  J / K next / previous  ·  1–8 relabel  ·  [ ] { } span edges  ·  Ctrl+Enter done  ·  F1 every key"
+ERROR_STYLE = "color: #B00020; padding: 2px 6px;"
+HINT_STYLE = "color: palette(mid); padding: 0 6px;"
 
 
 class DocumentPane(QWidget):
@@ -16,6 +24,10 @@ class DocumentPane(QWidget):
         self.title = QLabel("Drop files or folders here, or use File → Open.")
         self.title.setObjectName("documentTitle")
         self.title.setStyleSheet("font-weight: 600; padding: 2px 6px;")
+        self.hint = QLabel()
+        self.hint.setObjectName("documentHint")
+        self.hint.setWordWrap(True)
+        self.hint.hide()
         self.legend = Legend()
         self.text_view = DocumentTextView()
         self.pages_view = PdfPagesView()
@@ -29,21 +41,39 @@ class DocumentPane(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
         lay.addWidget(self.title)
+        lay.addWidget(self.hint)
         lay.addWidget(self.legend)
         lay.addWidget(self.tabs, 1)
 
     def set_document(self, row, document, text: str) -> None:
         if row is None:
             self.title.setText("Drop files or folders here, or use File → Open.")
+            self._set_hint(None)
         else:
             subject = f"  ·  subject {row.subject_label}" if row.subject_label else ""
             self.title.setText(f"{row.name}{subject}")
+        self._set_hint(row)
         self.text_view.set_text(text)
         is_pdf = document is not None and document.format == "pdf" and bool(document.source_bytes)
         self.tabs.setTabEnabled(self.PAGES_TAB, is_pdf)
         if not is_pdf and self.tabs.currentIndex() == self.PAGES_TAB:
             self.tabs.setCurrentIndex(self.TEXT_TAB)
         self.pages_view.set_document(document if is_pdf else None)
+
+    def _set_hint(self, row) -> None:
+        """The keys under the title; for a file that could not be imported, why instead
+        (the pane would otherwise be blank)."""
+        if row is None:
+            self.hint.hide()
+            return
+        if row.status == DocStatus.ERROR:
+            reason = row.error_reason or row.error_code or "unknown reason"
+            self.hint.setText(f"This file could not be imported: {reason}.")
+            self.hint.setStyleSheet(ERROR_STYLE)
+        else:
+            self.hint.setText(KEY_HINT)
+            self.hint.setStyleSheet(HINT_STYLE)
+        self.hint.show()
 
     def set_spans(self, spans, span_at=None) -> None:
         self.text_view.set_spans(spans, span_at)

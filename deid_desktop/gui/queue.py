@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.store import DocStatus
+from .export_state import changed_since_export, export_stamps
 
 STATUS_LABELS: dict[DocStatus, str] = {
     DocStatus.IMPORTED: "imported",
@@ -42,6 +43,9 @@ STATUS_COLOURS: dict[DocStatus, str] = {
     DocStatus.EXPORTED: "#0072B2",
     DocStatus.ERROR: "#B00020",
 }
+CHANGED_LABEL = "changed since export"
+CHANGED_HELP = "Decisions changed after the last export: the exported copy is out of date. Export it again (Ctrl+E)."
+CHANGED_COLOUR = "#D55E00"
 # Work left first when sorting by status.
 STATUS_ORDER = {s: i for i, s in enumerate((DocStatus.ERROR, DocStatus.IMPORTED, DocStatus.DETECTED, DocStatus.IN_REVIEW, DocStatus.REVIEWED, DocStatus.EXPORTED))}
 
@@ -69,6 +73,11 @@ class DocumentQueueModel(QAbstractTableModel):
         super().__init__()
         self._workspace = workspace
         self.rows: list = []
+        self._stamps: dict[str, str] = {}  # export stamps (export_state)
+
+    @property
+    def workspace(self):
+        return self._workspace
 
     def set_workspace(self, workspace) -> None:
         self._workspace = workspace
@@ -77,10 +86,16 @@ class DocumentQueueModel(QAbstractTableModel):
     def refresh(self) -> None:
         self.beginResetModel()
         self.rows = list(self._workspace.list_documents()) if self._workspace is not None else []
+        self._stamps = export_stamps(self._workspace) if self._workspace is not None else {}
         self.endResetModel()
+
+    def is_changed_since_export(self, row) -> bool:
+        return changed_since_export(row, self._stamps)
 
     def update_documents(self, ids) -> None:
         """Re-read the given documents (new ones are appended)."""
+        if ids:
+            self._stamps = export_stamps(self._workspace)
         for doc_id in ids:
             row = self._workspace.get_document(doc_id)
             i = self.row_of(doc_id)
@@ -127,7 +142,7 @@ class DocumentQueueModel(QAbstractTableModel):
             if col == self.SUBJECT:
                 return r.subject_label or (NO_SUBJECT if role == Qt.ItemDataRole.DisplayRole else "")
             if col == self.STATUS:
-                return STATUS_LABELS[status]
+                return CHANGED_LABEL if self.is_changed_since_export(r) else STATUS_LABELS[status]
             if status == DocStatus.ERROR or status == DocStatus.IMPORTED:
                 return "" if role == Qt.ItemDataRole.DisplayRole else 0
             if col == self.PHI:
@@ -146,8 +161,10 @@ class DocumentQueueModel(QAbstractTableModel):
             if status == DocStatus.ERROR:
                 return f"{r.name} could not be imported: {r.error_reason or r.error_code or 'unknown reason'}"
             if col == self.STATUS:
-                return STATUS_HELP[status]
+                return CHANGED_HELP if self.is_changed_since_export(r) else STATUS_HELP[status]
             return r.source_path or r.name
+        if role == Qt.ItemDataRole.ForegroundRole and col == self.STATUS and self.is_changed_since_export(r):
+            return QBrush(QColor(CHANGED_COLOUR))
         if role == Qt.ItemDataRole.ForegroundRole and col == self.STATUS and status in STATUS_COLOURS:
             return QBrush(QColor(STATUS_COLOURS[status]))
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (self.PHI, self.UNDECIDED):
@@ -206,6 +223,7 @@ class DocumentFilter(QSortFilterProxyModel):
 class QueueDock(QDockWidget):
     document_chosen = Signal(int)
     redetect_requested = Signal(list)
+    documents_removed = Signal(list)  # ids of failed imports taken off the queue
     subjects_changed = Signal()
 
     def __init__(self, model: DocumentQueueModel, parent=None) -> None:
@@ -358,7 +376,28 @@ class QueueDock(QDockWidget):
         detect.setToolTip("Run the detector again; your decisions are kept.")
         detect.triggered.connect(lambda: self.redetect_requested.emit(ids))
         menu.addAction(detect)
+        failed = self.failed_among(ids)
+        if failed:
+            remove = QAction(f"Remove {len(failed)} file(s) that could not be imported", menu)
+            remove.setObjectName("removeFailed")
+            remove.setToolTip("Take them off the queue; the files themselves are not touched.")
+            remove.triggered.connect(lambda: self.remove_failed(failed))
+            menu.addAction(remove)
         menu.popup(self.table.viewport().mapToGlobal(pos))
+        self.context_menu = menu
+
+    def failed_among(self, ids: list[int]) -> list[int]:
+        errors = {r.id for r in self.model.rows if DocStatus(r.status) == DocStatus.ERROR}
+        return [i for i in ids if i in errors]
+
+    def remove_failed(self, ids: list[int]) -> None:
+        """Forget failed imports (only those): nothing of theirs is left to review or export."""
+        ids = self.failed_among(ids)
+        for doc_id in ids:
+            self.model.workspace.remove_failed_import(doc_id)
+        if ids:
+            self.model.refresh()
+            self.documents_removed.emit(ids)
 
     def _ask_subject(self, ids: list[int]) -> None:
         label, ok = QInputDialog.getText(self, "Assign subject", "Subject (patient or case identifier):")

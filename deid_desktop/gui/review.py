@@ -426,6 +426,8 @@ class ReviewController(QObject):
         self._with_term(f"Add {CATEGORY_LABELS[category]} span and always flag", change, lambda: self._mark_extent(s, e, category))
 
     def _term_change(self, kind, text: str, scope: TermScope, *, category: Category | None = None, fine: str = "OTHER") -> TermChange:
+        if scope == "document":
+            return TermChange(kind, text, "document", self.document_id, category, fine, "in this document")
         if scope == "subject" and self.row is not None:
             if self.row.subject_id is not None:
                 return TermChange(kind, text, "subject", self.row.subject_id, category, fine, "in documents of this subject")
@@ -551,12 +553,45 @@ class ReviewController(QObject):
             added += 1
         return ids, added, skipped, changed
 
-    def mark_reviewed(self) -> None:
-        if self.document_id is None or self.row is None:
+    def undecided_count(self) -> int:
+        return sum(1 for s in self.spans if s.state == "undecided")
+
+    def select_first_undecided(self) -> None:
+        """Go to the first undecided finding, with a reminder of the keys that decide it."""
+        first = next((s for s in self.spans if s.state == "undecided"), None)
+        if first is None:
             return
+        self.select(first.id)
+        n = self.undecided_count()
+        self.message.emit(f"{n:,} finding(s) to decide: A accepts, R rejects, J / K move; Ctrl+Enter when done.")
+
+    def mark_reviewed(self) -> None:
+        doc_id = self.document_id
+        if self._mark_reviewed_step():
+            self.document_reviewed.emit(doc_id)
+
+    def accept_remaining_and_mark_reviewed(self) -> None:
+        """Accept every undecided finding and mark the document reviewed: one undo step, and
+        the acceptances are ordinary decisions in the log (one batch)."""
+        doc_id, n = self.document_id, self.undecided_count()
+        if doc_id is None:
+            return
+        self.undo_stack.beginMacro(f"Accept {n} remaining findings and mark reviewed")
+        try:
+            self.accept_remaining()
+            reviewed = self._mark_reviewed_step()
+        finally:
+            self.undo_stack.endMacro()
+        if reviewed:
+            self.message.emit(f"Accepted {n:,} undecided finding(s) and marked the document reviewed.")
+            self.document_reviewed.emit(doc_id)
+
+    def _mark_reviewed_step(self) -> bool:
+        if self.document_id is None or self.row is None:
+            return False
         if self.row.status == DocStatus.ERROR:
             self.message.emit("This file could not be imported; there is nothing to review.")
-            return
+            return False
         doc_id, before = self.document_id, self.row.status
         undecided = sum(1 for s in self.spans if s.state == "undecided")
 
@@ -568,8 +603,7 @@ class ReviewController(QObject):
         def revert(_result: StepResult) -> None:
             self._workspace.set_status(doc_id, before)
 
-        if self._run("Mark document reviewed", perform, revert=revert):
-            self.document_reviewed.emit(doc_id)
+        return self._run("Mark document reviewed", perform, revert=revert)
 
     # -- running and replaying steps --------------------------------------------------------
 

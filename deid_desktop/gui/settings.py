@@ -189,7 +189,9 @@ def _spin(lo: int, hi: int, value: int, suffix: str = "") -> QSpinBox:
 
 
 class SettingsDialog(QDialog):
-    def __init__(self, settings: AppSettings, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: AppSettings, parent: QWidget | None = None, *, open_workspace: str | None = None) -> None:
+        """``open_workspace``: the file the window has open, which is what the workspace field
+        shows (the remembered path may name another, e.g. after ``--workspace``)."""
         super().__init__(parent)
         self.setWindowTitle("Settings")
         self.setMinimumWidth(620)
@@ -202,7 +204,9 @@ class SettingsDialog(QDialog):
         self.shift_max = _spin(1, 3650, settings.date_shift_max_days, " days")
         self.age_cap = _spin(0, 150, settings.age_cap)
         self.age_cap.setToolTip("Ages above this are written as a band (e.g. 90+), as HIPAA Safe Harbor requires.")
-        self.workspace = _PathField(settings.workspace_path, folder=False, caption="Workspace file", file_filter="Workspace (*.sqlite)", save=True)
+        self._open_workspace = open_workspace or settings.workspace_path
+        self.workspace = _PathField(self._open_workspace, folder=False, caption="Workspace file", file_filter="Workspace (*.sqlite)", save=True)
+        self.workspace.setToolTip("The workspace open now; choose another file to switch to it.")
         self.reviewer = QLineEdit(settings.reviewer)
         self.reviewer.setToolTip("Recorded with every decision in the audit log.")
 
@@ -255,12 +259,21 @@ class SettingsDialog(QDialog):
             return
         s = self.settings
         detector = (self.ensemble.text(), self.models.text()) != (s.ensemble_config, s.model_folder)
-        workspace = self.workspace.text() != s.workspace_path
+        workspace = not _same_file(self.workspace.text(), self._open_workspace)
         reviewer = self.reviewer.text().strip() != s.reviewer
         s.ensemble_config, s.model_folder = self.ensemble.text(), self.models.text()
         s.date_shift_min_days, s.date_shift_max_days = self.shift_min.value(), self.shift_max.value()
         s.age_cap = self.age_cap.value()
-        s.workspace_path = self.workspace.text()
+        if workspace:  # remembered only when chosen here, not because another one is open
+            s.workspace_path = self.workspace.text()
         s.reviewer = self.reviewer.text()
         self.change = SettingsChange(detector, workspace, reviewer)
         super().accept()
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether two spellings of a path name one file (``~``, relative parts, links)."""
+    try:
+        return Path(a).expanduser().resolve() == Path(b).expanduser().resolve()
+    except OSError:
+        return a == b

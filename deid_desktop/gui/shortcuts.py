@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
+
 from ..core.categories import CATEGORY_KEYS
 from .palette import CATEGORY_LABELS
 
@@ -34,7 +37,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
         "reject_never_flag",
         ("Shift+R",),
         "Reject and &never flag this again",
-        "Reject the selected finding and add its text to the workspace's allow list, so detection never flags it again (Ctrl+Z undoes both).",
+        "Reject the selected finding and add its text to the workspace's allow list, so detection never flags it again (Ctrl+Z undoes both). "
+        "For a known name, or text accepted as PHI in another document, it asks first and offers this document only.",
         REVIEW,
     ),
     Shortcut(
@@ -55,9 +59,9 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("reject_identical_document", ("Ctrl+R",), "Reject all identical in d&ocument", "Reject every finding with exactly the selected finding's text in this document.", BULK),
     Shortcut("reject_identical_subject", ("Ctrl+Shift+R",), "Reject all identical in su&bject", "Reject every finding with exactly the selected finding's text in all documents of this subject.", BULK),
     Shortcut("widen_start", ("[",), "Widen start by a word", "Move the start of the selected span one word to the left.", EDIT),
-    Shortcut("shrink_start", ("Shift+[", "{"), "Shrink start by a word", "Move the start of the selected span one word to the right.", EDIT),
+    Shortcut("shrink_start", ("{",), "Shrink start by a word", "Move the start of the selected span one word to the right ({ is Shift+[ on most keyboards).", EDIT),
     Shortcut("widen_end", ("]",), "Widen end by a word", "Move the end of the selected span one word to the right.", EDIT),
-    Shortcut("shrink_end", ("Shift+]", "}"), "Shrink end by a word", "Move the end of the selected span one word to the left.", EDIT),
+    Shortcut("shrink_end", ("}",), "Shrink end by a word", "Move the end of the selected span one word to the left (} is Shift+] on most keyboards).", EDIT),
     *(
         Shortcut(
             f"category_{key}",
@@ -103,3 +107,46 @@ def tooltip(action: str) -> str:
 def help_rows() -> list[tuple[str, str, str]]:
     """(group, keys, what it does) in display order."""
     return [(s.group, " / ".join(s.keys), s.help) for s in SHORTCUTS]
+
+
+# The character Shift types on each key of a US keyboard that has one (letters aside).
+_SHIFTED = dict(zip("`1234567890-=[]\\;',./", '~!@#$%^&*()_+{}|:"<>?'))
+_UNSHIFTED = {v: k for k, v in _SHIFTED.items()}
+_SHIFT = Qt.KeyboardModifier.ShiftModifier
+
+
+def _portable(mods: Qt.KeyboardModifier, key: str) -> str:
+    return QKeySequence(QKeySequence(key)[0].key() | mods).toString(QKeySequence.SequenceFormat.PortableText)
+
+
+def reported_combinations(sequence: str) -> set[str]:
+    """The key combinations a desktop key mapper reports for the press ``sequence`` stands for.
+
+    Qt's xkb (Linux), Windows and macOS key mappers report a shifted symbol key both as the
+    base key with every modifier held ("Shift+[") and as the typed character without Shift
+    ("{"), and match shortcuts against each. When two registered sequences match one press —
+    even two sequences of the same action — Qt calls the press ambiguous and fires nothing, so
+    the table must never list both forms. The offscreen test platform reports only one of them,
+    which is why the table is checked against this model of the desktop mappers."""
+    combo = QKeySequence(sequence)[0]
+    mods = combo.keyboardModifiers()
+    key = QKeySequence(combo.key()).toString(QKeySequence.SequenceFormat.PortableText)
+    if key in _UNSHIFTED:  # "{" is typed as Shift+[
+        mods, key = mods | _SHIFT, _UNSHIFTED[key]
+    combos = {_portable(mods, key)}
+    if mods & _SHIFT and key in _SHIFTED:
+        combos.add(_portable(mods & ~_SHIFT, _SHIFTED[key]))
+    return combos
+
+
+def conflicts() -> list[tuple[str, str, str]]:
+    """(action, sequence, other action) for every press that would match a second listed
+    sequence — Qt's "Ambiguous shortcut overload", where the key does nothing."""
+    listed = [(s.action, QKeySequence(k).toString(QKeySequence.SequenceFormat.PortableText)) for s in SHORTCUTS for k in s.keys]
+    found = []
+    for action, seq in listed:
+        pressed = reported_combinations(seq)
+        for other_action, other in listed:
+            if (other_action, other) != (action, seq) and other in pressed:
+                found.append((action, seq, other_action))
+    return found

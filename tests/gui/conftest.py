@@ -63,3 +63,16 @@ def note_file(tmp_path) -> Path:
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(CLINICAL_NOTE, encoding="utf-8")
     return p
+
+
+def answer_undecided(window, choice: str) -> bool:
+    """Answer the "N findings are undecided" question, if it is open: accept_all, review or
+    cancel. True when there was a question."""
+    from PySide6.QtWidgets import QMessageBox, QPushButton
+
+    # An answered question is deleted later, so look for the one still showing.
+    open_ = [b for b in window.findChildren(QMessageBox, "undecidedQuestion") if b.isVisible()]
+    if not open_:
+        return False
+    open_[-1].findChild(QPushButton, choice).click()
+    return True

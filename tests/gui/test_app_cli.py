@@ -65,7 +65,7 @@ def test_gui_screenshot_imports_detects_and_saves_the_window(tmp_path):
     assert rows["empty.txt"].status == DocStatus.ERROR
     # the screenshot opened the first document of the queue (by name) that has findings
     assert rows["clinic.pdf"].status == DocStatus.IN_REVIEW
-    assert rows["note.txt"].status == DocStatus.DETECTED
+    assert rows["note.txt"].status == DocStatus.IN_REVIEW  # the first detected: opened when its detection ended
 
 
 def test_gui_screenshot_of_pdf_pages_and_a_missing_path(tmp_path):

@@ -8,6 +8,7 @@ import json
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
 from deid_desktop.core.categories import Category
 from deid_desktop.core.documents.model import apply_replacements
@@ -153,3 +154,45 @@ def test_exported_file_name_and_report_carry_no_name_from_the_original(qtbot, wi
     assert "Wren" not in shown and "Tobias" not in shown
     assert f"{first}_{last}_letter.txt" in shown
     dlg.close()
+
+
+@pytest.mark.parametrize("where", ["in/p001", "in/p001/deid", "in/p001/../p001"])
+def test_export_into_the_folder_of_the_originals_is_refused(qtbot, window, workspace, imported, tmp_path, where):
+    window.controller.accept_remaining_and_mark_reviewed()
+    dlg = window.open_export_dialog()
+    assert not dlg.folder.text()  # no default folder, so never next to the originals by default
+    out = tmp_path / where
+    dlg.folder.edit.setText(str(out))
+    assert not dlg.start()
+    assert "holds original documents" in dlg.notice.text()
+    assert sorted(p.name for p in (tmp_path / "in" / "p001").rglob("*")) == ["note.txt"]  # nothing written
+    assert workspace.get_document(imported).status == DocStatus.REVIEWED
+    dlg.folder.edit.setText(str(tmp_path / "released"))
+    _run_export(qtbot, dlg)  # a folder outside the source data is fine
+    assert (tmp_path / "released" / "note.deid.txt").is_file()
+
+
+def test_a_decision_after_export_marks_the_document_changed_since_export(qtbot, window, workspace, imported, tmp_path):
+    window.controller.accept_remaining_and_mark_reviewed()
+    dlg = window.open_export_dialog()
+    dlg.folder.edit.setText(str(tmp_path / "released"))
+    _run_export(qtbot, dlg)
+    dlg.close()
+    status = window.queue_model.index(0, window.queue_model.STATUS)
+    assert status.data() == "exported"
+    window.open_document(imported)
+    window.controller.select(window.controller.spans[0].id)
+    window.activateWindow()  # the offscreen platform does not hand activation back on close
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    window.pane.text_view.setFocus()
+    QTest.keyClick(window.pane.text_view, Qt.Key.Key_R)  # a decision changed after the export
+    assert workspace.get_document(imported).status == DocStatus.EXPORTED
+    from deid_desktop.gui.export_state import export_stamps
+    assert status.data() == "changed since export"
+    assert "Export it again" in status.data(Qt.ItemDataRole.ToolTipRole)
+    qtbot.waitUntil(lambda: "changed since export" in window.statusBar().currentMessage())
+    assert "Ctrl+E" in window.statusBar().currentMessage()
+    again = window.open_export_dialog()
+    again.folder.edit.setText(str(tmp_path / "released-2"))
+    _run_export(qtbot, again)
+    assert status.data() == "exported"  # the copy is current again

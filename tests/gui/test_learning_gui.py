@@ -91,7 +91,7 @@ def test_retrain_runs_in_a_separate_process_then_offers_activation(qtbot, host, 
     qtbot.addWidget(dlg)
     dlg.show()
     assert "6 reviewed document(s) will be used" in dlg.summary_label.text()
-    assert ["NAME", "6", "6", "0", "0", "0"] in rows(dlg.category_table)  # 6 accepted, 6 rejected names
+    assert ["Name", "6", "6", "0", "0", "0"] in rows(dlg.category_table)  # 6 accepted, 6 rejected names
     dlg.epochs.setValue(1)  # a fixed count; 0 would be "auto"
     dlg.augment.setValue(0)
     dlg.synthetic.setValue(0)
@@ -104,7 +104,7 @@ def test_retrain_runs_in_a_separate_process_then_offers_activation(qtbot, host, 
     assert dlg.result is not None and dlg.result["status"] == "ok", dlg.status_label.text()
     assert dlg.result_box.isVisible()
     table = rows(dlg.comparison)
-    assert table[0][0] == "PHI words (binary)" and any(r[0] == "NAME" for r in table)
+    assert table[0][0] == "PHI words (binary)" and any(r[0] == "Name" for r in table)
     assert not dlg.chart.pixmap().isNull()
     assert dlg.activate_button.isVisible() and dlg.discard_button.isVisible()
     assert ws.active_model_version().name == "base"
@@ -197,9 +197,9 @@ def test_lists_dialog_adds_removes_imports_and_exports(qtbot, host, ws, tmp_path
     qtbot.addWidget(dlg)
     dlg.kind.setCurrentIndex(1)
     dlg.term.setText("Ana Kupu")
-    dlg.category.setCurrentText("NAME")
+    dlg.category.setCurrentText("Name")
     assert dlg.add_from_form()
-    assert rows(dlg.table) == [["deny", "Ana Kupu", "NAME", "workspace"]]
+    assert rows(dlg.table) == [["deny", "Ana Kupu", "Name", "workspace"]]
     dlg.kind.setCurrentIndex(0)
     dlg.term.setText("(unclosed")
     dlg.is_regex.setChecked(True)
@@ -226,3 +226,16 @@ def test_no_workspace_no_dialog(qtbot, host, monkeypatch):
     monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: shown.append(a[2]))
     assert open_learning_dialog(host, lambda: None, "retrain") is None
     assert shown == ["Open a workspace first."]
+
+
+@pytest.mark.parametrize("strategy, in_use", [("majority", False), ("union", False), ("soft_vote", True)])
+def test_weights_are_labelled_in_use_only_under_the_soft_vote(qtbot, host, ws, tmp_path, strategy, in_use):
+    ws.save_ensemble_weights({"a": 0.8, "b": 0.2}, n_documents=6)
+    dlg = EnsembleWeightsDialog(ws, host, ensemble_config=str(write_ensemble(tmp_path, strategy=strategy)))
+    qtbot.addWidget(dlg)
+    text = dlg.current.text()
+    assert "a 0.800" in text and "6 reviewed" in text
+    assert text.startswith("In use by the soft vote") == in_use
+    if not in_use:
+        assert text.startswith("Not in use") and ("majority vote" in text or "union" in text)
+    dlg.close()

@@ -16,7 +16,7 @@ from deid_desktop.core.learn.term_lists import list_terms
 from deid_desktop.core.learn.workspace_detector import SETTING_ENSEMBLE
 from deid_desktop.core.store import DocStatus
 
-from .conftest import RULES_ONLY, wait_idle
+from .conftest import RULES_ONLY, answer_undecided, wait_idle
 from .samples import CLINICAL_NOTE, LETTER, write_txt
 from .test_import_queue import drop
 
@@ -218,6 +218,7 @@ def test_findings_context_menu_never_and_always_flag_the_row(qtbot, window, work
 
 def _mark_reviewed(window) -> None:
     QTest.keyClick(window.pane.text_view, Qt.Key.Key_Return, CTRL)
+    answer_undecided(window, "accept_all")  # findings are still undecided: accept them all
 
 
 def test_marking_reviewed_refits_the_weights_when_due(qtbot, window, workspace, note):

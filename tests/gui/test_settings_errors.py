@@ -138,3 +138,14 @@ def test_choosing_another_workspace_in_settings_switches_to_it(qtbot, window, wo
     assert window.queue_model.rowCount() == 0
     assert window.windowTitle().endswith("other.sqlite")
     assert window.controller.document_id is None
+
+
+def test_settings_show_the_workspace_that_is_open(qtbot, window, workspace, settings, tmp_path):
+    remembered = settings.workspace_path
+    assert remembered != str(workspace.path)  # opened with another file than the remembered one
+    dlg = window.open_settings()
+    assert dlg.workspace.text() == str(workspace.path)
+    dlg.reviewer.setText("someone else")
+    dlg.accept()  # OK without touching the workspace field: no switch, nothing remembered
+    assert window.workspace is workspace
+    assert settings.workspace_path == remembered and settings.reviewer == "someone else"

@@ -24,8 +24,8 @@ def reviewing(qtbot, window, workspace, note_file):
     window.import_paths([note_file])
     wait_idle(qtbot, window)
     (doc,) = workspace.list_documents()
-    assert doc.status == DocStatus.DETECTED  # nobody has looked at it yet
-    window.queue.table.selectRow(0)  # the reviewer clicks it in the queue
+    assert window.controller.document_id == doc.id  # opened as soon as it was detected
+    window.queue.table.selectRow(0)  # clicking it in the queue keeps it open
     assert window.controller.document_id == doc.id
     window.pane.text_view.setFocus()
     return doc.id
@@ -137,11 +137,11 @@ def test_brackets_widen_and_shrink_the_span(window, workspace, reviewing):
     c.select(next(s.id for s in c.spans if s.text == "Okafor"))
     _press(view, Qt.Key.Key_BracketLeft)
     assert c.current.text == "Mrs. Okafor"
-    _press(view, Qt.Key.Key_BracketLeft, Qt.KeyboardModifier.ShiftModifier)
+    _press(view, Qt.Key.Key_BraceLeft)  # "{", typed as Shift+[
     assert c.current.text == "Okafor"
     _press(view, Qt.Key.Key_BracketRight)
     assert c.current.text == "Okafor is"
-    _press(view, Qt.Key.Key_BracketRight, Qt.KeyboardModifier.ShiftModifier)
+    _press(view, Qt.Key.Key_BraceRight)  # "}"
     assert c.current.text == "Okafor"
     assert [d.action for d in workspace.decisions(document_id=reviewing)] == [DecisionAction.RESIZE] * 4
 

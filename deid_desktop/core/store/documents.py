@@ -142,6 +142,18 @@ class DocumentsRepository:
             session.flush()
             return record.id
 
+    def remove_failed_import(self, document_id: int) -> None:
+        """Forget a file that could not be imported. Such a row has no text, findings or
+        decisions; any other document stays, as its decisions are the append-only log."""
+        with self._db.writing() as session:
+            document = _document(session, document_id)
+            if document.status != DocStatus.ERROR.value:
+                raise WorkspaceError(f"document {document_id} was imported; only a failed import can be removed")
+            # A later version of the same path points at this row: point it further back.
+            for newer in session.scalars(select(DocumentRecord).where(DocumentRecord.previous_id == document.id)):
+                newer.previous_id = document.previous_id
+            session.delete(document)
+
     def list_documents(
         self,
         *,
