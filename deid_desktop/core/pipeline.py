@@ -41,6 +41,9 @@ class FileResult:
     rescan_findings: list[dict[str, Any]] = field(default_factory=list)
     residual_originals: int = 0
     warnings: list[str] = field(default_factory=list)
+    # PDF pages the export cannot vouch for (covered unreadable letters, hidden text,
+    # pictures): the warnings say why; these pages need a look before release.
+    pages_to_check: list[int] = field(default_factory=list)
     error_code: str | None = None
     error: str | None = None
     seconds: float = 0.0
@@ -52,6 +55,11 @@ class FileResult:
     @property
     def n_phi(self) -> int:
         return sum(self.counts.values())
+
+    @property
+    def needs_check(self) -> bool:
+        """Whether a person must look at the output before it is released."""
+        return bool(self.rescan_findings) or self.residual_originals > 0 or bool(self.pages_to_check)
 
 
 def residual_findings(
@@ -107,6 +115,7 @@ class Deidentifier:
         try:
             written = export_document(doc, reps, part, self.out_format)
             result.warnings.extend(w for w in written.warnings if w not in result.warnings)
+            result.pages_to_check = list(written.pages_to_check)
             if self.rescan:
                 out_text = load_document(written.path).text
                 if self.mode == "surrogate":
@@ -184,6 +193,7 @@ def write_report(out_dir: Path, results: dict[str, FileResult], meta: dict[str, 
         "phi_replaced": dict(Counter({c: sum(r.counts.get(c, 0) for r in rows) for c in cats})),
         "files_with_rescan_findings": sum(bool(r.rescan_findings) for r in rows),
         "files_with_residual_originals": sum(r.residual_originals > 0 for r in rows),
+        "files_with_pages_to_check": sum(bool(r.pages_to_check) for r in rows),
     }
     jp = out_dir / REPORT_JSON
     with atomic_text(jp, mode=0o644) as f:
@@ -191,9 +201,9 @@ def write_report(out_dir: Path, results: dict[str, FileResult], meta: dict[str, 
     cp = out_dir / REPORT_CSV
     with atomic_text(cp, mode=0o644, newline="") as f:
         w = csv.writer(f)
-        w.writerow(["file", "status", "output", "subject", *[f"n_{c}" for c in cats], "rescan_findings", "residual_originals", "error_code", "error", "warnings", "seconds"])
+        w.writerow(["file", "status", "output", "subject", *[f"n_{c}" for c in cats], "rescan_findings", "residual_originals", "pages_to_check", "error_code", "error", "warnings", "seconds"])
         for r in rows:
-            w.writerow([r.file, r.status, r.output or "", r.subject, *[r.counts.get(c, 0) for c in cats], len(r.rescan_findings), r.residual_originals, r.error_code or "", r.error or "", " | ".join(r.warnings), r.seconds])
+            w.writerow([r.file, r.status, r.output or "", r.subject, *[r.counts.get(c, 0) for c in cats], len(r.rescan_findings), r.residual_originals, " ".join(map(str, r.pages_to_check)), r.error_code or "", r.error or "", " | ".join(r.warnings), r.seconds])
     return jp, cp
 
 

@@ -56,7 +56,7 @@ class ExportSummary:
 
     @property
     def n_to_check(self) -> int:
-        return sum(bool(r.rescan_findings) or r.residual_originals > 0 for r in self.results.values() if r.status == "ok")
+        return sum(r.needs_check for r in self.results.values() if r.status == "ok")
 
     def text(self) -> str:
         """The end-of-export report shown in the dialog (counts and file names only)."""
@@ -68,7 +68,7 @@ class ExportSummary:
         if phi:
             lines.append("Replaced: " + ", ".join(f"{n} {display_name(c)}" for c, n in sorted(phi.items())) + ".")
         if self.n_to_check:
-            lines.append(f"{self.n_to_check} exported file(s) have re-scan findings: check them before release.")
+            lines.append(f"{self.n_to_check} exported file(s) have re-scan findings or pages the export cannot vouch for: check them before release.")
         for r in sorted(self.results.values(), key=lambda r: r.file):
             if r.status == "error":
                 lines.append(f"  failed: {r.error}")

@@ -224,3 +224,23 @@ def test_a_workspace_keeps_the_name_map(tmp_path, capsys):
     with Workspace.open(ws_path, create=False) as ws:
         names = ws.get_setting(NAME_MAP_SETTING)
     assert Path(names[str(written)]).name == "Tevita_Fifita_letter.txt"
+
+
+def test_a_pdf_page_the_export_cannot_vouch_for_is_named_in_the_report_and_not_called_clean(tmp_path):
+    # A stamp whose letters form no line is covered, not read: the report must say that page
+    # needs a look instead of counting the file among the clean ones.
+    from tests.core.docfactory import make_arc_pdf
+
+    src, out = tmp_path / "in", tmp_path / "out"
+    src.mkdir()
+    make_arc_pdf(src / "stamped.pdf", "WHAANGA")
+    (src / "plain.txt").write_text(LETTER, encoding="utf-8")
+    assert deidentify(tmp_path, str(src), "--out", str(out)) == 0
+    report = json.loads((out / "deid_report.json").read_text(encoding="utf-8"))
+    by_name = {r["file"]: r for r in report["files"]}
+    assert by_name["stamped.pdf"]["pages_to_check"] == [1]
+    assert by_name["plain.txt"]["pages_to_check"] == []
+    assert report["summary"]["files_with_pages_to_check"] == 1
+    with open(out / "deid_report.csv", newline="", encoding="utf-8") as f:
+        rows = {r["file"]: r for r in csv.DictReader(f)}
+    assert rows["stamped.pdf"]["pages_to_check"] == "1"

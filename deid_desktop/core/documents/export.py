@@ -31,6 +31,8 @@ class ExportWarning(UserWarning):
 class ExportResult:
     path: Path
     warnings: list[str] = field(default_factory=list)
+    # Pages (1-based, PDF only) the writer cannot vouch for: a report must not call them clean.
+    pages_to_check: list[int] = field(default_factory=list)
 
 
 def output_suffix(doc: Document, fmt: str | None) -> str:
@@ -58,7 +60,7 @@ def export_document(
     target = _target_path(doc, Path(out_path), "." + fmt)
     reps = _checked(doc, replacements, target)
     try:
-        data, notes = _render(doc, reps, target, fmt)
+        data, notes, to_check = _render(doc, reps, target, fmt)
     except ExportError:
         raise
     except MemoryError:
@@ -67,19 +69,19 @@ def export_document(
         log.debug("unexpected failure writing %s", target.name, exc_info=True)
         raise ExportError(target, f"the file could not be written ({type(e).__name__})", code="export_failed") from None
     _write_atomically(target, data)
-    return ExportResult(target, notes)
+    return ExportResult(target, notes, to_check)
 
 
-def _render(doc: Document, reps: list[Replacement], target: Path, fmt: str) -> tuple[bytes, list[str]]:
+def _render(doc: Document, reps: list[Replacement], target: Path, fmt: str) -> tuple[bytes, list[str], list[int]]:
     if fmt == "txt":
         text = apply_replacements(doc.text, reps)
         if doc.format == "txt":
-            return encode_text(text, doc.meta.get("encoding", "utf-8"), bool(doc.meta.get("bom")))
-        return text.encode("utf-8"), []
+            return (*encode_text(text, doc.meta.get("encoding", "utf-8"), bool(doc.meta.get("bom"))), [])
+        return text.encode("utf-8"), [], []
     if fmt == "docx":
         from .docx_write import write_docx
 
-        return write_docx(doc, reps, target)
+        return (*write_docx(doc, reps, target), [])
     from .pdf_write import write_pdf
 
     return write_pdf(doc, reps, target)

@@ -434,7 +434,7 @@ def read_pdf(data: bytes, path: str | Path) -> Document:
         path=str(path),
         segments=segments,
         warnings=warnings,
-        meta={"pages": pages_meta, "page_starts": page_starts},
+        meta={"pages": pages_meta, "page_starts": page_starts, "pages_with_images": pages_with_images},
         source_bytes=data,
     )
 

@@ -127,7 +127,10 @@ class _PagePlan:
 
 def write_pdf(
     doc: Document, replacements: list[Replacement], out_path: str | Path, *, dpi: int = DEFAULT_DPI
-) -> tuple[bytes, list[str]]:
+) -> tuple[bytes, list[str], list[int]]:
+    """The de-identified PDF, the warnings for the user, and the pages (1-based) the export
+    cannot vouch for: covered letters it could not read, hidden text it replaced, pictures
+    whose pixels may hold text."""
     import pypdfium2 as pdfium
 
     if doc.source_bytes is None:
@@ -143,10 +146,11 @@ def write_pdf(
             raise ExportError(out_path, "the source map does not match the original PDF", code="source_mismatch")
         fonts = _Fonts()
         owners = _owners(doc, replacements)
-        data, notes = _build(doc, source, lines, owners, fonts, dpi)
+        data, notes, to_check = _build(doc, source, lines, owners, fonts, dpi)
     finally:
         source.close()
-    return data, notes + fonts.warnings
+    to_check = sorted(set(to_check) | set(doc.meta.get("pages_with_images") or []))
+    return data, notes + fonts.warnings, to_check
 
 
 def _owners(doc: Document, replacements: list[Replacement]) -> dict[int, Replacement]:
@@ -234,7 +238,7 @@ def _groups(doc: Document, chars: list[_Char], owner: dict[int, Replacement]) ->
     return out
 
 
-def _build(doc: Document, source, lines, owners: dict[int, Replacement], fonts: "_Fonts", dpi: int) -> tuple[bytes, list[str]]:
+def _build(doc: Document, source, lines, owners: dict[int, Replacement], fonts: "_Fonts", dpi: int) -> tuple[bytes, list[str], list[int]]:
     import numpy as np
     from reportlab.lib.utils import ImageReader
     from reportlab.pdfgen.canvas import Canvas
@@ -249,6 +253,7 @@ def _build(doc: Document, source, lines, owners: dict[int, Replacement], fonts: 
     canvas.setProducer("deid-desktop")
     pages_meta = doc.meta.get("pages") or []
     notes: list[str] = []
+    to_check: list[int] = []
     drawn: set[int] = set()  # replacements already drawn (one spread over two lines is drawn once)
     scale = dpi / 72.0
     for i in range(len(source)):
@@ -271,9 +276,12 @@ def _build(doc: Document, source, lines, owners: dict[int, Replacement], fonts: 
         for piece in plan.pieces:
             _draw_piece(canvas, piece, height, fonts)
         canvas.showPage()
-        notes.extend(_page_notes(i + 1, plan, bool(stray)))
+        page_notes = _page_notes(i + 1, plan, bool(stray))
+        notes.extend(page_notes)
+        if page_notes:
+            to_check.append(i + 1)
     canvas.save()
-    return buf.getvalue(), notes
+    return buf.getvalue(), notes, to_check
 
 
 def _page_notes(number: int, plan: _PagePlan, stray: bool) -> list[str]:
