@@ -25,6 +25,7 @@ The clinical-term guard still vetoes what it knows is no PHI (eponyms, units, sc
 from __future__ import annotations
 
 import gc
+import re
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -427,7 +428,7 @@ class Ensemble(Detector):
         member_spans = {n: by_member[n] for n in names}
         if self.config.trust_validated:
             decided = accept_validated(toks, decided, member_spans)
-        decided = accept_whole(toks, decided, member_spans, self.config.whole_span_categories)
+        decided = accept_whole(text, toks, decided, member_spans, self.config.whole_span_categories)
         spans = rebuild_spans(text, toks, decided, by_member)
         if self.guard is not None:
             firm = [s for s in spans if any(getattr(self.members.get(m), "authoritative", False) for m in s.members)]
@@ -502,15 +503,16 @@ def accept_validated(
 
 
 def accept_whole(
+    text: str,
     toks: list[tuple[int, int]],
     decided: list[Decision | None],
     by_member: dict[str, list[Span]],
     categories: Sequence[Category],
 ) -> list[Decision | None]:
     """A member span of one of ``categories`` that the vote accepted in part (one word or
-    more decided PHI of the span's category) is accepted whole, so no piece of a URL, an
-    identifier or a name is left in the export. Judged on the vote as it stood, so one
-    expansion never triggers another."""
+    more decided PHI of the span's category) is accepted whole, up to any layout gap, so no
+    piece of a URL, an identifier or a name is left in the export. Judged on the vote as it
+    stood, so one expansion never triggers another."""
     wanted = set(categories)
     if not wanted:
         return decided
@@ -520,15 +522,34 @@ def accept_whole(
         for sp in spans:
             if sp.category not in wanted:
                 continue
-            idx = _token_range(starts, ends, sp)
-            hits = [decided[t] for t in idx if decided[t] is not None and decided[t].category == sp.category]
-            if not hits or len(hits) == len(idx):
-                continue
-            score = max(d.score for d in hits)
-            for t in idx:
-                if out[t] is None:
-                    out[t] = Decision(sp.category, score, n, sp)
+            for idx in _segments(text, toks, _token_range(starts, ends, sp)):
+                hits = [decided[t] for t in idx if decided[t] is not None and decided[t].category == sp.category]
+                if not hits or len(hits) == len(idx):
+                    continue
+                score = max(d.score for d in hits)
+                for t in idx:
+                    if out[t] is None:
+                        out[t] = Decision(sp.category, score, n, sp)
     return out
+
+
+# A line break, a tab or a run of spaces: the gap between two cells of a table or two fields
+# of a form, which a model's span sometimes runs across ("49  152/88   106i" in a vitals row).
+_LAYOUT_GAP = re.compile(r"\n|\r|\t| {2,}")
+
+
+def _segments(text: str, toks: list[tuple[int, int]], idx: range) -> list[list[int]]:
+    """The word indices of one member span, cut at layout gaps: each piece is taken whole
+    on its own, so a span joining two cells does not carry the second in with the first
+    (measured on the development notes: those joins were most of what whole-span acceptance
+    added wrongly)."""
+    pieces: list[list[int]] = []
+    for t in idx:
+        if pieces and not _LAYOUT_GAP.search(text, toks[t - 1][1], toks[t][0]):
+            pieces[-1].append(t)
+        else:
+            pieces.append([t])
+    return pieces
 
 
 def token_votes(toks: list[tuple[int, int]], by_member: dict[str, list[Span]]) -> dict[str, list[Span | None]]:
