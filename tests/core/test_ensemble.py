@@ -329,3 +329,14 @@ def test_a_bad_category_weights_file_is_a_config_error(tmp_path):
     )
     with pytest.raises(ConfigError, match="DATE"):
         Ensemble.from_config(EnsembleConfig.load(tmp_path / "e.toml"))
+
+
+def test_whole_span_acceptance_stops_at_a_layout_gap():
+    text = "Consultant: Dr Aroha Ngata      Ward: Kowhai\n"
+    joined = Span(*at(text, "Aroha Ngata      Ward"), Category.NAME, "DOCTOR", 0.8, "a")  # runs into the next field
+    first = Span(*at(text, "Aroha"), Category.NAME, "DOCTOR", 0.9, "b")
+    e = Ensemble(
+        EnsembleConfig(strategy="majority", members=[MemberConfig(n, "fixed") for n in ("a", "b", "c")]),
+        {"a": Fixed([joined]), "b": Fixed([first]), "c": Fixed([])},
+    )
+    assert [text[s.start : s.end] for s in e.detect(text)] == ["Aroha Ngata"]
