@@ -16,6 +16,7 @@ import json
 import resource as rlimit
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -23,15 +24,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _report import machine, update_section  # noqa: E402
 
-from deid_desktop.core.detect.ensemble import Ensemble, EnsembleConfig, member_token_matrix  # noqa: E402
-from deid_desktop.core.detect.weights import fit_brier_weights  # noqa: E402
+from deid_desktop.core.detect.ensemble import Ensemble, EnsembleConfig, fit_weights_on  # noqa: E402
 from deid_desktop.core.learn.gold import as_gold  # noqa: E402
 from deid_desktop.core.learn.metrics import evaluate  # noqa: E402
 from deid_desktop.core.learn.synth import generate_corpus, load_splits  # noqa: E402
 from deid_desktop.core.paths import resource  # noqa: E402
 from deid_desktop.core.text import sentences  # noqa: E402
-
-import numpy as np  # noqa: E402
 
 
 HEADER = ["| detector | PHI-word recall | PHI-word precision | F1 | spans with ≥1 word found | strict entity F1 |",
@@ -63,15 +61,16 @@ def load_default_ensemble(config: str) -> Ensemble | None:
 
 
 def fit_validation_weights(ens: Ensemble, n_val: int) -> tuple[int, str]:
-    """Soft-vote weights by the closed-form Brier fit, and the majority tie-breaker (the best
-    single member, 003), both from fresh synthetic documents of the TRAINING families, never
-    from a test set. Sets them on ``ens``; returns (validation documents, tie-breaker)."""
+    """Soft-vote weights (overall and per category) by the closed-form Brier fit, and the
+    majority tie-breaker (the best single member, 003), all from fresh synthetic documents of
+    the TRAINING families, never from a test set. Sets them on ``ens``; returns (validation
+    documents, tie-breaker)."""
     val = [as_gold(d, i) for i, d in enumerate(generate_corpus(n_val, seed=4242, split="train"))]
     names = list(ens.order)
     vm = ens.member_spans([d.text for d in val])
-    F = np.concatenate([member_token_matrix(d.text, m, list(d.spans), names)[0] for d, m in zip(val, vm)])
-    y = np.concatenate([member_token_matrix(d.text, m, list(d.spans), names)[1] for d, m in zip(val, vm)])
-    ens.weights = dict(zip(names, map(float, fit_brier_weights(F, y))))
+    overall, by_category = fit_weights_on(names, [(d.text, list(d.spans)) for d in val], vm)
+    ens.weights = overall
+    ens.set_category_weights(by_category)
     best, best_f1 = names[0], -1.0
     for n in names:
         f1 = evaluate(val, [m[n] for m in vm])["token"]["f1"]
@@ -81,8 +80,33 @@ def fit_validation_weights(ens: Ensemble, n_val: int) -> tuple[int, str]:
     return len(val), best
 
 
-def score_detectors(ens: Ensemble, test: list) -> tuple[dict[str, dict], float, list[dict]]:
-    """Every member alone and the ensemble under each strategy, on the same member outputs.
+# What issue 10 changed, switched on one at a time (ablation rows, ``--ablation``).
+STEPS = {
+    "per-word vote only": {"trust_validated": False, "whole_span": False, "by_category": False},
+    "+ validated spans": {"trust_validated": True, "whole_span": False, "by_category": False},
+    "+ whole member spans": {"trust_validated": True, "whole_span": True, "by_category": False},
+}
+
+
+@contextmanager
+def variant(ens: Ensemble, *, trust_validated: bool, whole_span: bool, by_category: bool):
+    """``ens`` with some of the issue-10 behaviour switched off, restored afterwards. All
+    off is the ensemble as it combined before (per-word vote, overall weights only)."""
+    saved = (ens.config.trust_validated, ens.config.whole_span_categories, ens.category_weights)
+    ens.config.trust_validated = trust_validated
+    if not whole_span:
+        ens.config.whole_span_categories = ()
+    if not by_category:
+        ens.category_weights = {n: {} for n in ens.order}
+    try:
+        yield ens
+    finally:
+        ens.config.trust_validated, ens.config.whole_span_categories, ens.category_weights = saved
+
+
+def score_detectors(ens: Ensemble, test: list, ablation: bool = False) -> tuple[dict[str, dict], float, list[dict]]:
+    """Every member alone and the ensemble under each strategy, on the same member outputs;
+    with ``ablation`` also each strategy with the issue-10 changes added one at a time.
     Returns (results by detector, seconds the members took, each document's member spans)."""
     t0 = time.perf_counter()
     by_member = ens.member_spans([d.text for d in test])
@@ -91,6 +115,11 @@ def score_detectors(ens: Ensemble, test: list) -> tuple[dict[str, dict], float, 
     for n in ens.order:
         results[f"{n} only"] = evaluate(test, [m[n] for m in by_member])
     for strategy in ("union", "majority", "soft_vote"):
+        if ablation:
+            for label, switches in STEPS.items():
+                with variant(ens, **switches):
+                    preds = [ens.combine(d.text, m, strategy) for d, m in zip(test, by_member)]
+                results[f"{strategy}, {label}"] = evaluate(test, preds)
         preds = [ens.combine(d.text, m, strategy) for d, m in zip(test, by_member)]
         results[f"ensemble: {strategy}"] = evaluate(test, preds)
     return results, t_members, by_member
@@ -102,6 +131,7 @@ def main() -> int:
     ap.add_argument("--val", type=int, default=60, help="validation documents (training families) for the soft-vote weights")
     ap.add_argument("--config", default=str(resource("ensembles", "default.toml")))
     ap.add_argument("--json", help="write all results here too")
+    ap.add_argument("--ablation", action="store_true", help="also score each strategy with the issue-10 changes added one at a time")
     args = ap.parse_args()
 
     ens = load_default_ensemble(args.config)
@@ -110,7 +140,7 @@ def main() -> int:
     test = [as_gold(d, i) for i, d in enumerate(generate_corpus(args.n, seed=2024, split="heldout"))]
     splits = load_splits()
     n_val, best = fit_validation_weights(ens, args.val)
-    results, t_members, _ = score_detectors(ens, test)
+    results, t_members, _ = score_detectors(ens, test, args.ablation)
 
     # throughput of the full default ensemble (detect_many = members + combination)
     texts = [d.text for d in test]

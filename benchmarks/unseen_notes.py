@@ -67,6 +67,7 @@ def main() -> int:
     ap.add_argument("--config", default=str(resource("ensembles", "default.toml")))
     ap.add_argument("--json", help="write all results here too")
     ap.add_argument("--show-misses", action="store_true", help="print the development half's missed and spurious spans (fictional text)")
+    ap.add_argument("--ablation", action="store_true", help="also score each strategy with the issue-10 changes added one at a time")
     args = ap.parse_args()
 
     dev, test = load_notes()
@@ -79,8 +80,8 @@ def main() -> int:
     n_val, best = fit_validation_weights(ens, args.val)
     default = ens.config.strategy
     # the default ensemble's output is combined from the member spans already computed
-    results, _, test_members = score_detectors(ens, test)
-    dev_results, _, dev_members = score_detectors(ens, dev)
+    results, _, test_members = score_detectors(ens, test, args.ablation)
+    dev_results, _, dev_members = score_detectors(ens, dev, args.ablation)
     preds = [ens.combine(d.text, m) for d, m in zip(test, test_members)]
     missed = misses(test, preds)
 

@@ -20,6 +20,9 @@ class Span:
     source: str = "rules"
     # Which ensemble members found it (filled by the ensemble; a single detector leaves it empty).
     members: tuple[str, ...] = field(default=(), compare=False)
+    # Set by a rule whose value checks itself (a check digit, an e-mail or URL, a full date):
+    # the ensemble accepts such a span even when every other member says O.
+    validated: bool = field(default=False, compare=False)
 
     def __post_init__(self) -> None:
         if not (0 <= self.start < self.end):
@@ -107,7 +110,10 @@ def merge_overlapping(spans: Iterable[Span], text: str | None = None, join_gap: 
             if touching and s.category == last.category:
                 members = tuple(dict.fromkeys(last.members + s.members))
                 out[-1] = last.with_(
-                    end=max(last.end, s.end), score=max(last.score, s.score), members=members
+                    end=max(last.end, s.end),
+                    score=max(last.score, s.score),
+                    members=members,
+                    validated=last.validated or s.validated,
                 )
                 continue
             if s.start < last.end:  # true overlap of different categories

@@ -622,7 +622,8 @@ def weights_label(strategy: str | None, n_documents: int, weights: dict[str, flo
 
 class EnsembleWeightsDialog(QDialog):
     """The fitted soft-vote weights (and whether the active strategy uses them), their history
-    as a chart, and when they are re-fitted."""
+    as a chart, each member's weight per category (how far it is trusted on dates, on names,
+    ...), and when they are re-fitted."""
 
     def __init__(self, workspace, parent: QWidget | None = None, *, ensemble_config: str | None = None) -> None:
         from ..core.learn.loop import SETTING_REFIT_EVERY
@@ -643,6 +644,14 @@ class EnsembleWeightsDialog(QDialog):
         layout.addWidget(self.chart)
         self.history = _table(["Fitted", "Documents", "Weights"])
         layout.addWidget(self.history)
+        self.by_category_source = QLabel()
+        self.by_category_source.setWordWrap(True)
+        layout.addWidget(self.by_category_source)
+        self.by_category = _table(["Member", *(display_name(c) for c in Category)])
+        self.by_category.setObjectName("categoryWeightsTable")
+        self.by_category.setToolTip("A member's soft-vote weight when it says a word is of that category; "
+                                    "a dash: the member's overall weight is used")
+        layout.addWidget(self.by_category)
         form = QFormLayout()
         self.every = QSpinBox(minimum=0, maximum=10_000, value=int(workspace.get_setting(SETTING_REFIT_EVERY, 0) or 0))
         self.every.setToolTip("0: only after a retrain or when you press Re-fit now")
@@ -673,6 +682,20 @@ class EnsembleWeightsDialog(QDialog):
             self.chart.setPixmap(line_chart(series, title="Soft-vote weight of each member"))
         rows = [[f"{t:%Y-%m-%d %H:%M}", n, ",  ".join(f"{k} {v:.3f}" for k, v in w.items())] for t, w, n in reversed(history)]
         _fill(self.history, rows)
+        self._show_category_weights()
+
+    def _show_category_weights(self) -> None:
+        """The latest fit's per-category weights, else the ones the configuration ships."""
+        from ..core.learn.workspace_detector import SETTING_ENSEMBLE
+
+        fitted = self.workspace.ensemble_category_weights()
+        if fitted:
+            source = "Weight of each member per category, fitted on reviewed documents:"
+            table = fitted
+        else:
+            table, source = _configured_category_weights(self.ensemble_config or self.workspace.get_setting(SETTING_ENSEMBLE))
+        self.by_category_source.setText(source)
+        _fill(self.by_category, [[m, *(f"{row[c.value]:.3f}" if c.value in row else "–" for c in Category)] for m, row in table.items()])
 
     def _strategy(self) -> str | None:
         """How the detector combines its members; None when its configuration cannot be read."""
@@ -702,6 +725,22 @@ class EnsembleWeightsDialog(QDialog):
         if self.refit is not None:
             self.refit.background.wait()
         super().closeEvent(event)
+
+
+def _configured_category_weights(config: str | None) -> tuple[dict[str, dict[str, float]], str]:
+    """({member: {category: weight}}, a line saying where they come from) for the ensemble
+    configuration ``config`` (None: the shipped default), without loading any model."""
+    from ..core.detect.ensemble import EnsembleConfig, category_weights_json, load_category_weights
+    from ..core.errors import ConfigError
+
+    try:
+        cfg = EnsembleConfig.load(config)
+        path = cfg.category_weights_path()
+        if path is None:
+            return {}, "The ensemble configuration has no per-category weights: each member counts with its overall weight."
+        return category_weights_json(load_category_weights(path)), "Weight of each member per category, as shipped (fitted on synthetic documents):"
+    except ConfigError as e:
+        return {}, f"Per-category weights unavailable: {e}"
 
 
 # -- Proposed rules --------------------------------------------------------------------------

@@ -66,9 +66,13 @@ def test_majority_needs_more_than_half():
     e = ens("majority", {"a": [NAME, DATE], "b": [FIRST, DATE], "c": [PARK]})
     got = texts(e.detect(TEXT))
     assert ("12/03/2021", Category.DATE) in got
-    # "Aroha" has 2 of 3 votes, "Ngata" only 1: the span shrinks to the agreed word
-    assert ("Aroha", Category.NAME) in got
+    # "Aroha" has 2 of 3 votes, "Ngata" only 1: a's name is accepted in part, so it is
+    # accepted whole (no surname left behind in the export)
+    assert ("Aroha Ngata", Category.NAME) in got
     assert not any(t == "Parkinson" for t, _ in got)
+    # per-word voting alone, without whole-span acceptance, shrinks it to the agreed word
+    e = ens("majority", {"a": [NAME, DATE], "b": [FIRST, DATE], "c": [PARK]}, whole_span_categories=())
+    assert ("Aroha", Category.NAME) in texts(e.detect(TEXT))
 
 
 def test_majority_tie_is_broken_by_the_best_member():
@@ -179,3 +183,160 @@ def test_shipped_ensemble_guards_model_findings_in_clinical_terms():
     cfg = EnsembleConfig(strategy="union", members=[MemberConfig("m", "x")])
     e = Ensemble(cfg, {"m": Fixed(wrong + [right])}, guard=ClinicalTermGuard.default())
     assert [text[s.start:s.end] for s in e.detect(text)] == ["Aroha Ngata"]
+
+
+# -- issue 10: what the precise members know is not thrown away --------------------------------
+
+NOTE = "DOB 25.10.99, portal https://remote-cardiac.example.org/login, NHI ZZZ0016. Parkinson disease."
+
+
+def at(text: str, sub: str) -> tuple[int, int]:
+    i = text.index(sub)
+    return i, i + len(sub)
+
+
+def rules_and_two_silent_models(strategy: str, **kw) -> Ensemble:
+    """The shipped rule set beside two 'models' that say O everywhere."""
+    from deid_desktop.core.detect.guards import ClinicalTermGuard
+    from deid_desktop.core.detect.inclusion import InclusionList
+    from deid_desktop.core.detect.rules import RuleSet
+
+    cfg = EnsembleConfig(strategy=strategy, members=[MemberConfig(n, "fixed") for n in ("rules", "m1", "m2")], **kw)
+    cfg.validate()
+    members = {"rules": RuleSet(inclusion=InclusionList()), "m1": Fixed([]), "m2": Fixed([])}
+    return Ensemble(cfg, members, weights={"rules": 0.1, "m1": 0.45, "m2": 0.45}, guard=ClinicalTermGuard.default())
+
+
+@pytest.mark.parametrize("strategy", ["union", "majority", "soft_vote"])
+def test_a_validated_pattern_is_never_out_voted(strategy):
+    # two members of three say O and the rules' weight is small, yet a check-digit NHI, a
+    # URL with its scheme and a full date are PHI, whole
+    got = {(NOTE[s.start : s.end], s.category) for s in rules_and_two_silent_models(strategy).detect(NOTE)}
+    assert ("25.10.99", Category.DATE) in got
+    assert ("https://remote-cardiac.example.org/login", Category.CONTACT) in got
+    assert ("ZZZ0016", Category.ID) in got
+
+
+def test_validated_spans_can_be_out_voted_only_when_the_configuration_says_so():
+    e = rules_and_two_silent_models("majority", trust_validated=False)
+    assert e.detect(NOTE) == []
+
+
+def test_a_member_span_accepted_in_part_is_output_whole():
+    url = Span(*at(NOTE, "https://remote-cardiac.example.org/login"), Category.CONTACT, "URL", 0.8, "rules")
+    part = Span(*at(NOTE, "https://remote-cardiac"), Category.CONTACT, "URL", 0.9, "m1")
+    dob = Span(*at(NOTE, "25.10.99"), Category.DATE, "OTHER", 0.8, "rules")
+    day = Span(*at(NOTE, "25"), Category.DATE, "OTHER", 0.7, "m1")
+    for strategy in ("majority", "soft_vote"):
+        e = Ensemble(
+            EnsembleConfig(strategy=strategy, members=[MemberConfig(n, "fixed") for n in ("rules", "m1", "m2")]),
+            {"rules": Fixed([url, dob]), "m1": Fixed([part, day]), "m2": Fixed([])},
+        )
+        got = [NOTE[s.start : s.end] for s in e.detect(NOTE)]
+        # the vote accepted "https", "remote", "cardiac" and "25"; no piece of either is left behind
+        assert got == ["25.10.99", "https://remote-cardiac.example.org/login"], strategy
+
+
+def test_the_guard_still_vetoes_an_eponym_and_a_score():
+    from deid_desktop.core.detect.guards import ClinicalTermGuard
+
+    text = "Parkinson disease, GCS 14/15 on review."
+    eponym = Span(*at(text, "Parkinson"), Category.NAME, "PATIENT", 0.99, "x", validated=True)
+    score = Span(*at(text, "14/15"), Category.DATE, "OTHER", 0.99, "x", validated=True)
+    e = Ensemble(
+        EnsembleConfig(strategy="majority", members=[MemberConfig(n, "fixed") for n in ("a", "b", "c")]),
+        {"a": Fixed([eponym, score]), "b": Fixed([eponym]), "c": Fixed([])},
+        guard=ClinicalTermGuard.default(),
+    )
+    assert e.detect(text) == []
+
+
+def test_soft_vote_trusts_a_member_on_the_categories_it_is_precise_on():
+    date = Span(*find("12/03/2021"), Category.DATE, "OTHER", 0.9, "a")
+    name = Span(*find("Aroha Ngata"), Category.NAME, "DOCTOR", 0.9, "a")
+    cfg = EnsembleConfig(strategy="soft_vote", members=[MemberConfig("a", "fixed"), MemberConfig("b", "fixed")], whole_span_categories=())
+    members = {"a": Fixed([date, name]), "b": Fixed([])}
+    overall_only = Ensemble(cfg, members, weights={"a": 0.5, "b": 0.5})
+    assert overall_only.detect(TEXT) == []  # 0.5 * 0.9 < 0.5
+    by_cat = Ensemble(cfg, members, weights={"a": 0.5, "b": 0.5}, category_weights={
+        "a": {Category.DATE: 0.9, Category.NAME: 0.2}, "b": {Category.DATE: 0.1, Category.NAME: 0.8}})
+    assert texts(by_cat.detect(TEXT)) == [("12/03/2021", Category.DATE)]
+    assert by_cat.describe()["category_weights"]["a"]["DATE"] == pytest.approx(0.9)
+
+
+def test_per_category_fit_recovers_known_weights():
+    from deid_desktop.core.detect.weights import fit_brier_weights_by_category
+
+    rng = np.random.default_rng(3)
+    true = {Category.DATE: np.array([0.7, 0.2, 0.1]), Category.NAME: np.array([0.1, 0.5, 0.4])}
+    Fs, Ls, ys = [], [], []
+    for cat, w in true.items():
+        F = rng.uniform(0.05, 1.0, size=(400, 3))
+        Fs.append(F)
+        Ls.append(np.full((400, 3), cat, dtype=object))
+        ys.append(F @ w + rng.normal(0, 0.005, 400))
+    fitted = fit_brier_weights_by_category(np.vstack(Fs), np.vstack(Ls), np.concatenate(ys), list(Category))
+    assert set(fitted) == {Category.DATE, Category.NAME}  # no data, no weights for the rest
+    for cat, w in true.items():
+        assert np.allclose(fitted[cat], w, atol=0.02)
+
+
+def test_per_category_fit_follows_each_members_reliability_per_category():
+    """Member scores drawn from known per-category precisions: the rules are right on every
+    date they mark and wrong on 70 % of the names; the model the other way round."""
+    from deid_desktop.core.detect.weights import fit_brier_weights_by_category
+
+    rng = np.random.default_rng(7)
+    precision = {("rules", Category.DATE): 0.99, ("model", Category.DATE): 0.4, ("rules", Category.NAME): 0.3, ("model", Category.NAME): 0.97}
+    F, L, y = [], [], []
+    for cat in (Category.DATE, Category.NAME):
+        for _ in range(3000):
+            phi = rng.random() < 0.5
+            row_f, row_l = [], []
+            for member in ("rules", "model"):
+                p = precision[(member, cat)]
+                # says the category on a PHI word always, on a non-PHI word as often as its
+                # precision allows
+                says = phi or rng.random() < (1 - p) / p
+                row_f.append(0.9 if says else 0.0)
+                row_l.append(cat if says else None)
+            F.append(row_f)
+            L.append(row_l)
+            y.append(1.0 if phi else 0.0)
+    fitted = fit_brier_weights_by_category(np.array(F), np.array(L, dtype=object), np.array(y), list(Category))
+    assert fitted[Category.DATE][0] > 0.8 > 0.2 > fitted[Category.DATE][1]
+    assert fitted[Category.NAME][1] > 0.8 > 0.2 > fitted[Category.NAME][0]
+
+
+def test_misspelt_or_invalid_ensemble_keys_are_config_errors(tmp_path):
+    cases = {
+        '[ensemble]\nstratgy = "soft_vote"\n': "stratgy",  # silently ran union before
+        '[ensemble]\nstrategy = "union"\n[extra]\nx = 1\n': "extra",
+        '[ensemble]\nwhole_span_categories = ["NAMES"]\n': "whole_span_categories",
+        '[ensemble]\ncategory_weights = "nowhere.toml"\n': "nowhere.toml",
+    }
+    for body, word in cases.items():
+        p = tmp_path / "e.toml"
+        p.write_text(body + '[[member]]\nname = "rules"\ntype = "rules"\n', encoding="utf-8")
+        with pytest.raises(ConfigError, match=word):
+            Ensemble.from_config(EnsembleConfig.load(p))
+
+
+def test_a_bad_category_weights_file_is_a_config_error(tmp_path):
+    (tmp_path / "w.toml").write_text('[weights.rules]\nDATE = -1\n', encoding="utf-8")
+    (tmp_path / "e.toml").write_text(
+        '[ensemble]\ncategory_weights = "w.toml"\n[[member]]\nname = "rules"\ntype = "rules"\n', encoding="utf-8"
+    )
+    with pytest.raises(ConfigError, match="DATE"):
+        Ensemble.from_config(EnsembleConfig.load(tmp_path / "e.toml"))
+
+
+def test_whole_span_acceptance_stops_at_a_layout_gap():
+    text = "Consultant: Dr Aroha Ngata      Ward: Kowhai\n"
+    joined = Span(*at(text, "Aroha Ngata      Ward"), Category.NAME, "DOCTOR", 0.8, "a")  # runs into the next field
+    first = Span(*at(text, "Aroha"), Category.NAME, "DOCTOR", 0.9, "b")
+    e = Ensemble(
+        EnsembleConfig(strategy="majority", members=[MemberConfig(n, "fixed") for n in ("a", "b", "c")]),
+        {"a": Fixed([joined]), "b": Fixed([first]), "c": Fixed([])},
+    )
+    assert [text[s.start : s.end] for s in e.detect(text)] == ["Aroha Ngata"]

@@ -93,3 +93,45 @@ def test_refit_command(ws, capsys):
     assert learn_cli.main(["refit-weights", "--workspace", str(ws.path), "--every", "5"]) == 0
     assert "staff=" in capsys.readouterr().out
     assert ws.get_setting(SETTING_REFIT_EVERY) == 5
+
+
+@pytest.fixture
+def ws_two_specialists(tmp_path, monkeypatch):
+    """Two members, each precise on one category and wrong on the other: 'staff' finds the
+    reviewers' names but calls "Plan" a date; 'dates' finds the dates but calls "Ward" a name."""
+    from .learning_helpers import note_text
+
+    monkeypatch.setenv("DEID_MODELS", str(tmp_path / "no-models"))
+    staff = tmp_path / "staff.txt"
+    staff.write_text("".join(f"NAME\t{n}\n" for n in NAMES) + "DATE\tPlan\n", encoding="utf-8")
+    dates = tmp_path / "dates.txt"
+    dates.write_text("NAME\tWard\n" + "".join(f"DATE\t{10 + i}/03/2024\n" for i in range(18)), encoding="utf-8")
+    cfg = tmp_path / "soft.toml"
+    cfg.write_text(
+        '[ensemble]\nstrategy = "soft_vote"\nthreshold = 0.5\n\n'
+        f'[[member]]\nname = "staff"\ntype = "allow_deny"\ndeny_file = "{staff}"\nweight = 0.5\n\n'
+        f'[[member]]\nname = "dates"\ntype = "allow_deny"\ndeny_file = "{dates}"\nweight = 0.5\n',
+        encoding="utf-8",
+    )
+    w = open_workspace(tmp_path)
+    w.set_setting(SETTING_ENSEMBLE, str(cfg))
+    yield w, note_text(9)[0]
+    w.close()
+
+
+def test_refit_learns_per_category_weights_and_detection_in_the_workspace_uses_them(ws_two_specialists):
+    from deid_desktop.core.learn.workspace_detector import workspace_detector
+
+    ws, text = ws_two_specialists
+    for i in range(8):
+        add_note(ws, i)
+    before = {text[s.start : s.end] for s in workspace_detector(ws).detect_many([text])[0]}
+    # the overall weights are 0.5 each, so either member alone carries a word
+    assert {"Plan", "Ward"} <= before
+    refit_weights(ws)
+    by_cat = ws.ensemble_category_weights()
+    assert by_cat["staff"]["NAME"] > 0.9 and by_cat["dates"]["DATE"] > 0.9
+    assert by_cat["staff"]["DATE"] < 0.1 and by_cat["dates"]["NAME"] < 0.1
+    after = {text[s.start : s.end] for s in workspace_detector(ws).detect_many([text])[0]}
+    assert "Plan" not in after and "Ward" not in after
+    assert {"Aroha Ngata", "19/03/2024"} <= after

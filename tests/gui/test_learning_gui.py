@@ -239,3 +239,29 @@ def test_weights_are_labelled_in_use_only_under_the_soft_vote(qtbot, host, ws, t
     if not in_use:
         assert text.startswith("Not in use") and ("majority vote" in text or "union" in text)
     dlg.close()
+
+
+def test_weights_dialog_shows_each_members_weight_per_category(qtbot, host, ws, tmp_path):
+    staff = tmp_path / "staff.txt"
+    staff.write_text("NAME\tHemi Walker\n", encoding="utf-8")
+    (tmp_path / "by_cat.toml").write_text(
+        '[weights.minilm-balanced]\nDATE = 0.2\nNAME = 0.7\n\n[weights.staff]\nDATE = 0.8\nNAME = 0.3\n', encoding="utf-8"
+    )
+    config = write_ensemble(tmp_path, deny_file=staff)
+    config.write_text(config.read_text(encoding="utf-8").replace("threshold = 0.5\n", 'threshold = 0.5\ncategory_weights = "by_cat.toml"\n'), encoding="utf-8")
+    dlg = EnsembleWeightsDialog(ws, host, ensemble_config=str(config))
+    qtbot.addWidget(dlg)
+    table = dlg.findChild(type(dlg.by_category), "categoryWeightsTable")
+    headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    shown = {r[0]: dict(zip(headers[1:], r[1:])) for r in rows(table)}
+    # before any fit in the workspace: the configuration's weights
+    assert "as shipped" in dlg.by_category_source.text()
+    assert shown["staff"]["Date"] == "0.800" and shown["minilm-balanced"]["Name"] == "0.700"
+    assert shown["staff"]["Age"] == "–"  # no weight of its own: the overall one applies
+    # a fit in the workspace replaces them
+    ws.save_ensemble_weights({"staff": 1.0}, n_documents=4, category_weights={"staff": {"DATE": 0.25, "NAME": 1.0}})
+    dlg.refresh()
+    shown = {r[0]: dict(zip(headers[1:], r[1:])) for r in rows(table)}
+    assert "fitted on reviewed documents" in dlg.by_category_source.text()
+    assert shown == {"staff": {h: {"Date": "0.250", "Name": "1.000"}.get(h, "–") for h in headers[1:]}}
+    dlg.close()

@@ -6,13 +6,26 @@ Strategies (all decide per word token, then rebuild spans):
             highest in ``priority`` that tagged it.
   majority  003 — a word is PHI if more than half of the members say so; a tie is decided by
             ``tie_breaker`` (the best member on validation data).
-  soft_vote 002 — p = sum_m w_m * score_m(word) with weights fitted in closed form by
-            minimising the Brier score (weights.py); PHI if p >= threshold.
+  soft_vote 002 — p = sum_m w_{m,c} * score_m(word), where c is the category member m gives
+            the word and w_{m,c} its weight for that category, fitted in closed form by
+            minimising the Brier score per category (weights.py); PHI if p >= threshold.
+            A member 99 % precise on dates is so trusted on dates, whatever it is worth on
+            names. Categories without fitted weights use the member's overall weight.
+
+After any strategy, two rules keep what the precise members know (issue 10):
+  * a ``validated`` member span (a check digit, an e-mail, a URL with its scheme, an IP, a
+    full date, a telephone number with enough digits: ``Span.validated``) is accepted even
+    when every other member says O;
+  * a member span accepted in part is accepted whole, for the categories in
+    ``whole_span_categories``: voting per word kept only the words the models also marked,
+    so ``https://remote-cardiac.example.org/login`` came out with half of it left behind.
+The clinical-term guard still vetoes what it knows is no PHI (eponyms, units, scores).
 """
 
 from __future__ import annotations
 
 import gc
+import re
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +33,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ..categories import Category
+from ..categories import Category, parse_category
 from ..errors import ConfigError
 from ..config_files import read_toml
 from ..paths import resource
@@ -31,6 +44,16 @@ from .base import DETECTORS, Detector
 log = logging.getLogger(__name__)
 
 STRATEGIES = ("union", "majority", "soft_vote")
+ENSEMBLE_KEYS = frozenset(
+    {"strategy", "priority", "threshold", "tie_breaker", "propagate", "category_weights", "whole_span_categories", "trust_validated"}
+)
+TOP_LEVEL_KEYS = frozenset({"ensemble", "member"})
+# Partial acceptance of these leaves a readable piece of an identifier in the export. Only
+# PROFESSION is left out: "consultant cardiologist" without "cardiologist" identifies nobody.
+DEFAULT_WHOLE_SPAN = tuple(c for c in Category if c is not Category.PROFESSION)
+
+# member -> category -> weight
+CategoryWeights = dict[str, dict[Category, float]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +86,11 @@ class EnsembleConfig:
     # After the vote, repeat what was found (a name's parts, an organisation's or place's
     # whole text) wherever else it occurs in the document (detect/propagate.py).
     propagate: bool = True
+    # A TOML file of per-member, per-category soft-vote weights (a name is looked up beside
+    # the configuration, then under resources/ensembles/); None: the members' weights only.
+    category_weights: str | None = None
+    whole_span_categories: tuple[Category, ...] = DEFAULT_WHOLE_SPAN
+    trust_validated: bool = True  # validated member spans cannot be out-voted
     source_path: str | None = None
 
     @classmethod
@@ -75,7 +103,12 @@ class EnsembleConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "EnsembleConfig":
+        _reject_unknown(data, TOP_LEVEL_KEYS, "ensemble configuration")
         ens = data.get("ensemble", {})
+        if not isinstance(ens, dict):
+            raise ConfigError("[ensemble] must be a table")
+        # A misspelt key ("stratgy") silently ran the defaults before.
+        _reject_unknown(ens, ENSEMBLE_KEYS, "[ensemble]")
         members = []
         for m in data.get("member", []):
             m = dict(m)
@@ -100,9 +133,27 @@ class EnsembleConfig:
             threshold=float(ens.get("threshold", 0.5)),
             tie_breaker=ens.get("tie_breaker"),
             propagate=bool(ens.get("propagate", True)),
+            category_weights=ens.get("category_weights"),
+            whole_span_categories=_categories(ens.get("whole_span_categories", [c.value for c in DEFAULT_WHOLE_SPAN])),
+            trust_validated=bool(ens.get("trust_validated", True)),
         )
         cfg.validate()
         return cfg
+
+    def category_weights_path(self) -> Path | None:
+        """The per-category weights file, beside this configuration or in the shipped
+        ensembles folder."""
+        if not self.category_weights:
+            return None
+        name = Path(self.category_weights)
+        candidates = [name] if name.is_absolute() else []
+        if self.source_path and not name.is_absolute():
+            candidates.append(Path(self.source_path).parent / name)
+        candidates.append(resource("ensembles", str(name)))
+        for c in candidates:
+            if c.is_file():
+                return c
+        raise ConfigError(f"category weights file {name.name} not found")
 
     def validate(self) -> None:
         if self.strategy not in STRATEGIES:
@@ -119,6 +170,8 @@ class EnsembleConfig:
             raise ConfigError(f"tie_breaker names unknown member {self.tie_breaker!r}")
         if not 0.0 < self.threshold <= 1.0:
             raise ConfigError("threshold must be in (0, 1]")
+        if self.category_weights is not None and not isinstance(self.category_weights, str):
+            raise ConfigError("category_weights must name a file")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -127,13 +180,65 @@ class EnsembleConfig:
                 "priority": self.priority,
                 "threshold": self.threshold,
                 "propagate": self.propagate,
+                "whole_span_categories": [c.value for c in self.whole_span_categories],
+                "trust_validated": self.trust_validated,
                 **({"tie_breaker": self.tie_breaker} if self.tie_breaker else {}),
+                **({"category_weights": self.category_weights} if self.category_weights else {}),
             },
             "member": [
                 {"name": m.name, "type": m.type, "weight": m.weight, "optional": m.optional, **m.options}
                 for m in self.members
             ],
         }
+
+
+def _reject_unknown(table: dict[str, Any], allowed: frozenset[str], where: str) -> None:
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise ConfigError(f"unknown key {unknown[0]!r} in {where}; expected some of {', '.join(sorted(allowed))}")
+
+
+def _categories(values: Any) -> tuple[Category, ...]:
+    if not isinstance(values, (list, tuple)):
+        raise ConfigError("whole_span_categories must be a list of categories")
+    try:
+        return tuple(parse_category(str(v)) for v in values)
+    except ValueError as e:
+        raise ConfigError(f"whole_span_categories: {e}") from None
+
+
+def parse_category_weights(data: dict[str, Any], where: str = "category weights") -> CategoryWeights:
+    """{member: {category: weight}} from a TOML/JSON table, checked: known categories,
+    non-negative numbers."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where} must be a table of members")
+    out: CategoryWeights = {}
+    for member, table in data.items():
+        if not isinstance(table, dict):
+            raise ConfigError(f"{where}: member {member!r} must map categories to weights")
+        row: dict[Category, float] = {}
+        for cat, w in table.items():
+            try:
+                c = parse_category(str(cat))
+            except ValueError as e:
+                raise ConfigError(f"{where}: {e}") from None
+            if isinstance(w, bool) or not isinstance(w, (int, float)) or w < 0:
+                raise ConfigError(f"{where}: the weight of {member!r} for {c.value} must be a number >= 0")
+            row[c] = float(w)
+        out[str(member)] = row
+    return out
+
+
+def load_category_weights(path: str | Path) -> CategoryWeights:
+    """The ``[weights.<member>]`` tables of a category weights file (see
+    benchmarks/fit_category_weights.py, which writes the shipped one)."""
+    data = read_toml(path, "category weights")
+    _reject_unknown(data, frozenset({"weights", "fit"}), "category weights")
+    return parse_category_weights(data.get("weights", {}))
+
+
+def category_weights_json(weights: CategoryWeights) -> dict[str, dict[str, float]]:
+    return {m: {c.value: round(float(w), 6) for c, w in row.items()} for m, row in weights.items()}
 
 
 def resolve_model_dir(spec: str | Path) -> Path | None:
@@ -191,6 +296,7 @@ class Ensemble(Detector):
         *,
         inclusion=None,
         weights: dict[str, float] | None = None,
+        category_weights: CategoryWeights | None = None,
         guard=None,
     ):
         self.config = config
@@ -212,6 +318,24 @@ class Ensemble(Detector):
         if weights:
             w.update(weights)
         self.weights = self._normalised({n: w.get(n, 1.0) for n in self.order})
+        if category_weights is None and config.category_weights:
+            category_weights = load_category_weights(config.category_weights_path())
+        self.set_category_weights(category_weights or {})
+
+    def set_category_weights(self, category_weights: CategoryWeights) -> None:
+        """Per-category weights, normalised over the loaded members for each category. A
+        category where some loaded member has no weight uses the overall weights."""
+        self.category_weights: CategoryWeights = {n: {} for n in self.order}
+        for c in Category:
+            if not self.order or not all(c in category_weights.get(n, {}) for n in self.order):
+                continue
+            row = self._normalised({n: category_weights[n][c] for n in self.order})
+            for n, v in row.items():
+                self.category_weights[n][c] = v
+
+    def weight(self, member: str, category: Category) -> float:
+        """The soft-vote weight of ``member`` when it says ``category``."""
+        return self.category_weights.get(member, {}).get(category, self.weights.get(member, 0.0))
 
     @staticmethod
     def _normalised(w: dict[str, float]) -> dict[str, float]:
@@ -228,6 +352,7 @@ class Ensemble(Detector):
         inclusion=None,
         weights: dict[str, float] | None = None,
         model_overrides: dict[str, str] | None = None,
+        category_weights: CategoryWeights | None = None,
     ) -> "Ensemble":
         cfg = config if isinstance(config, EnsembleConfig) else EnsembleConfig.load(config)
         if inclusion is None:
@@ -249,7 +374,9 @@ class Ensemble(Detector):
             gc.freeze()
         from .guards import ClinicalTermGuard
 
-        return cls(cfg, members, inclusion=inclusion, weights=weights, guard=ClinicalTermGuard.default())
+        return cls(
+            cfg, members, inclusion=inclusion, weights=weights, category_weights=category_weights, guard=ClinicalTermGuard.default()
+        )
 
     # -- running ------------------------------------------------------------------------
     @property
@@ -263,6 +390,7 @@ class Ensemble(Detector):
             "members": {},
             "missing": self.missing,
             "weights": {k: round(v, 4) for k, v in self.weights.items()},
+            "category_weights": category_weights_json(self.category_weights),
         }
         for n, d in self.members.items():
             desc = d.describe() if hasattr(d, "describe") else {"type": type(d).__name__}
@@ -297,6 +425,10 @@ class Ensemble(Detector):
         for t in range(len(toks)):
             tv = {n: votes[n][t] for n in names if votes[n][t] is not None}
             decided.append(self._decide(tv, names, strategy))
+        member_spans = {n: by_member[n] for n in names}
+        if self.config.trust_validated:
+            decided = accept_validated(toks, decided, member_spans)
+        decided = accept_whole(text, toks, decided, member_spans, self.config.whole_span_categories)
         spans = rebuild_spans(text, toks, decided, by_member)
         if self.guard is not None:
             firm = [s for s in spans if any(getattr(self.members.get(m), "authoritative", False) for m in s.members)]
@@ -328,16 +460,96 @@ class Ensemble(Detector):
                 cat = next(tv[n].category for n in names if n in tv and tv[n].category in cats)
             src = next(n for n in names if n in tv and tv[n].category == cat)
             return Decision(cat, float(np.mean([s.score for s in tv.values()])), src, tv[src])
-        # soft vote
-        p = sum(self.weights.get(n, 0.0) * s.score for n, s in tv.items())
+        # soft vote: each member counts with its weight for the category it gives the word
+        p = sum(self.weight(n, s.category) * s.score for n, s in tv.items())
         if p < self.config.threshold:
             return None
         per_cat: dict[Category, float] = {}
         for n, s in tv.items():
-            per_cat[s.category] = per_cat.get(s.category, 0.0) + self.weights.get(n, 0.0) * s.score
+            per_cat[s.category] = per_cat.get(s.category, 0.0) + self.weight(n, s.category) * s.score
         cat = max(per_cat, key=per_cat.get)
-        src = max((n for n in tv if tv[n].category == cat), key=lambda n: self.weights.get(n, 0.0) * tv[n].score)
+        src = max((n for n in tv if tv[n].category == cat), key=lambda n: self.weight(n, cat) * tv[n].score)
         return Decision(cat, float(min(1.0, p)), src, tv[src])
+
+
+def _token_range(starts: np.ndarray, ends: np.ndarray, span: Span) -> range:
+    """Indices of the word tokens ``span`` touches."""
+    lo = int(np.searchsorted(ends, span.start, side="right"))
+    hi = int(np.searchsorted(starts, span.end, side="left"))
+    return range(lo, hi)
+
+
+def _bounds(toks: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    return np.array([s for s, _ in toks]), np.array([e for _, e in toks])
+
+
+def accept_validated(
+    toks: list[tuple[int, int]], decided: list[Decision | None], by_member: dict[str, list[Span]]
+) -> list[Decision | None]:
+    """Every word of a validated member span is PHI of that span's category, whatever the
+    vote said: a value that checks itself is not a matter of opinion. Where two validated
+    spans cover one word the surer one decides."""
+    out = list(decided)
+    starts, ends = _bounds(toks)
+    validated = sorted(
+        ((n, sp) for n, spans in by_member.items() for sp in spans if sp.validated), key=lambda x: x[1].score
+    )
+    for n, sp in validated:  # ascending score: the surest is written last
+        for t in _token_range(starts, ends, sp):
+            d = out[t]
+            if d is None or d.category != sp.category or not d.span.validated:
+                out[t] = Decision(sp.category, max(sp.score, d.score if d else 0.0), n, sp)
+    return out
+
+
+def accept_whole(
+    text: str,
+    toks: list[tuple[int, int]],
+    decided: list[Decision | None],
+    by_member: dict[str, list[Span]],
+    categories: Sequence[Category],
+) -> list[Decision | None]:
+    """A member span of one of ``categories`` that the vote accepted in part (one word or
+    more decided PHI of the span's category) is accepted whole, up to any layout gap, so no
+    piece of a URL, an identifier or a name is left in the export. Judged on the vote as it
+    stood, so one expansion never triggers another."""
+    wanted = set(categories)
+    if not wanted:
+        return decided
+    out = list(decided)
+    starts, ends = _bounds(toks)
+    for n, spans in by_member.items():
+        for sp in spans:
+            if sp.category not in wanted:
+                continue
+            for idx in _segments(text, toks, _token_range(starts, ends, sp)):
+                hits = [decided[t] for t in idx if decided[t] is not None and decided[t].category == sp.category]
+                if not hits or len(hits) == len(idx):
+                    continue
+                score = max(d.score for d in hits)
+                for t in idx:
+                    if out[t] is None:
+                        out[t] = Decision(sp.category, score, n, sp)
+    return out
+
+
+# A line break, a tab or a run of spaces: the gap between two cells of a table or two fields
+# of a form, which a model's span sometimes runs across ("49  152/88   106i" in a vitals row).
+_LAYOUT_GAP = re.compile(r"\n|\r|\t| {2,}")
+
+
+def _segments(text: str, toks: list[tuple[int, int]], idx: range) -> list[list[int]]:
+    """The word indices of one member span, cut at layout gaps: each piece is taken whole
+    on its own, so a span joining two cells does not carry the second in with the first
+    (measured on the development notes: those joins were most of what whole-span acceptance
+    added wrongly)."""
+    pieces: list[list[int]] = []
+    for t in idx:
+        if pieces and not _LAYOUT_GAP.search(text, toks[t - 1][1], toks[t][0]):
+            pieces[-1].append(t)
+        else:
+            pieces.append([t])
+    return pieces
 
 
 def token_votes(toks: list[tuple[int, int]], by_member: dict[str, list[Span]]) -> dict[str, list[Span | None]]:
@@ -417,33 +629,63 @@ def member_token_matrix(
 ) -> tuple[np.ndarray, np.ndarray]:
     """F (tokens, members) of member PHI scores and y (tokens,) of gold PHI labels for one
     document — the data the Brier fit runs on."""
-    toks = words(text)
-    if not toks:
-        return np.zeros((0, len(names))), np.zeros(0)
-    votes = token_votes(toks, {n: by_member.get(n, []) for n in names})
-    F = np.array([[votes[n][t].score if votes[n][t] is not None else 0.0 for n in names] for t in range(len(toks))])
-    gv = token_votes(toks, {"gold": gold})["gold"]
-    y = np.array([1.0 if g is not None else 0.0 for g in gv])
+    F, _, y = member_token_data(text, by_member, gold, names)
     return F, y
 
 
-def fit_ensemble_weights(
-    ensemble: Ensemble, docs: Sequence[tuple[str, list[Span]]]
-) -> dict[str, float]:
-    """Fit soft-vote weights on (text, gold spans) pairs; returns {member: weight}."""
-    from .weights import fit_brier_weights
+def member_token_data(
+    text: str, by_member: dict[str, list[Span]], gold: list[Span], names: Sequence[str]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """F (tokens, members) of member PHI scores, labels (tokens, members) of the category
+    each member gives each word (None for O) and y (tokens,) of gold PHI labels."""
+    toks = words(text)
+    if not toks:
+        return np.zeros((0, len(names))), np.empty((0, len(names)), dtype=object), np.zeros(0)
+    votes = token_votes(toks, {n: by_member.get(n, []) for n in names})
+    F = np.array([[votes[n][t].score if votes[n][t] is not None else 0.0 for n in names] for t in range(len(toks))])
+    labels = np.array(
+        [[votes[n][t].category if votes[n][t] is not None else None for n in names] for t in range(len(toks))], dtype=object
+    )
+    gv = token_votes(toks, {"gold": gold})["gold"]
+    y = np.array([1.0 if g is not None else 0.0 for g in gv])
+    return F, labels, y
 
+
+def fit_weights_on(
+    names: Sequence[str], docs: Sequence[tuple[str, list[Span]]], member_spans: Sequence[dict[str, list[Span]]]
+) -> tuple[dict[str, float], CategoryWeights]:
+    """(overall weights, per-category weights) by the closed-form Brier fit (002, Eq. 6) on
+    documents with gold spans and the members' spans on them. Empty dicts without words."""
+    from .weights import fit_brier_weights, fit_brier_weights_by_category
+
+    data = [member_token_data(text, bm, gold, names) for (text, gold), bm in zip(docs, member_spans)]
+    data = [d for d in data if len(d[2])]
+    if not data:
+        return {}, {}
+    F = np.concatenate([d[0] for d in data])
+    labels = np.concatenate([d[1] for d in data])
+    y = np.concatenate([d[2] for d in data])
+    overall = {n: float(v) for n, v in zip(names, fit_brier_weights(F, y))}
+    by_cat = fit_brier_weights_by_category(F, labels, y, list(Category))
+    per_member: CategoryWeights = {n: {} for n in names}
+    for c, w in by_cat.items():
+        for n, v in zip(names, w):
+            per_member[n][c] = float(v)
+    return overall, per_member
+
+
+def fit_all_weights(
+    ensemble: Ensemble, docs: Sequence[tuple[str, list[Span]]]
+) -> tuple[dict[str, float], CategoryWeights]:
+    """Overall and per-category soft-vote weights fitted on (text, gold spans) pairs; the
+    ensemble's current ones where there is nothing to fit on."""
     names = list(ensemble.order)
-    texts = [t for t, _ in docs]
-    ms = ensemble.member_spans(texts)
-    Fs, ys = [], []
-    for (text, gold), by_member in zip(docs, ms):
-        F, y = member_token_matrix(text, by_member, gold, names)
-        Fs.append(F)
-        ys.append(y)
-    F = np.concatenate(Fs) if Fs else np.zeros((0, len(names)))
-    y = np.concatenate(ys) if ys else np.zeros(0)
-    if len(y) == 0:
-        return dict(ensemble.weights)
-    w = fit_brier_weights(F, y)
-    return {n: float(v) for n, v in zip(names, w)}
+    overall, by_cat = fit_weights_on(names, docs, ensemble.member_spans([t for t, _ in docs]))
+    if not overall:
+        return dict(ensemble.weights), {n: dict(r) for n, r in ensemble.category_weights.items()}
+    return overall, by_cat
+
+
+def fit_ensemble_weights(ensemble: Ensemble, docs: Sequence[tuple[str, list[Span]]]) -> dict[str, float]:
+    """Fit the overall soft-vote weights on (text, gold spans) pairs; returns {member: weight}."""
+    return fit_all_weights(ensemble, docs)[0]

@@ -68,3 +68,30 @@ def fit_brier_weights(F: np.ndarray, y: np.ndarray, ridge: float = 1e-9) -> np.n
         active.pop(int(np.argmin(sol)))
     total = w.sum()
     return w / total if total > 0 else np.full(m, 1.0 / m)
+
+
+def fit_brier_weights_by_category(
+    F: np.ndarray, labels: np.ndarray, y: np.ndarray, categories, *, min_rows: int = 20
+) -> dict:
+    """Eq. 6 per category: for each category c, the weights (M,) minimising the Brier score
+    of sum_m w_m F[t, m] [labels[t, m] == c] against y over the words some member labels c.
+
+    F (n, M) member scores, labels (n, M) the category each member gives each word (anything
+    else where it says O), y (n,) 1 for a PHI word. A member that never says c gets weight 0
+    for c; a category with fewer than ``min_rows`` such words is left out (the caller falls
+    back to the overall weights), since a handful of words fits noise."""
+    F = np.asarray(F, dtype=float)
+    y = np.asarray(y, dtype=float)
+    labels = np.asarray(labels, dtype=object)
+    out = {}
+    for c in categories:
+        says = labels == c
+        rows = says.any(axis=1)
+        if int(rows.sum()) < min_rows:
+            continue
+        Fc = np.where(says, F, 0.0)[rows]
+        active = np.flatnonzero(np.abs(Fc).sum(axis=0) > 0)
+        w = np.zeros(F.shape[1])
+        w[active] = fit_brier_weights(Fc[:, active], y[rows])
+        out[c] = w
+    return out

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..categories import Category
-from ..detect.ensemble import EnsembleConfig, fit_ensemble_weights, resolve_model_dir
+from ..detect.ensemble import CategoryWeights, EnsembleConfig, category_weights_json, fit_all_weights, resolve_model_dir
 from ..errors import ConfigError, DeidError
 from ..store import Workspace
 from .reviewed import (
@@ -434,24 +434,29 @@ class WeightFit:
     weights: dict[str, float]
     n_documents: int
     reviewed_total: int
+    # per member and category (a member precise on dates is trusted on dates); categories
+    # with too few reviewed words are absent and fall back to ``weights``
+    category_weights: CategoryWeights = field(default_factory=dict)
 
 
 def fit_weights(ws: Workspace, *, recent: int | None = None, config: str | None = None) -> WeightFit | None:
-    """Fit the soft-vote weights in closed form (Brier score, 002) on the most recent
-    reviewed documents, without saving them (a GUI worker computes, the GUI thread saves).
-    None when no document is reviewed yet."""
+    """Fit the soft-vote weights in closed form (Brier score, 002), overall and per category,
+    on the most recent reviewed documents, without saving them (a GUI worker computes, the
+    GUI thread saves). None when no document is reviewed yet."""
     rows = reviewed_document_rows(ws)
     if not rows:
         return None
     n = recent or int(ws.get_setting(SETTING_REFIT_RECENT, DEFAULT_REFIT_RECENT))
     docs = reviewed_documents(ws, [r.id for r in rows[-n:]])
     det = workspace_detector(ws, ensemble_config(ws, config))
-    weights = fit_ensemble_weights(det.ensemble, [(d.text, d.spans) for d in docs])
-    return WeightFit(weights, len(docs), len(rows))
+    weights, by_category = fit_all_weights(det.ensemble, [(d.text, d.spans) for d in docs])
+    return WeightFit(weights, len(docs), len(rows), by_category)
 
 
 def save_weight_fit(ws: Workspace, fit: WeightFit) -> None:
-    ws.save_ensemble_weights(fit.weights, n_documents=fit.n_documents)
+    ws.save_ensemble_weights(
+        fit.weights, n_documents=fit.n_documents, category_weights=category_weights_json(fit.category_weights)
+    )
     ws.set_setting(SETTING_REVIEWED_AT_REFIT, fit.reviewed_total)
 
 

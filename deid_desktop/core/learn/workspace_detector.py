@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..detect.base import Detector
-from ..detect.ensemble import Ensemble, EnsembleConfig, resolve_model_dir
+from ..detect.ensemble import CategoryWeights, Ensemble, EnsembleConfig, parse_category_weights, resolve_model_dir
 from ..detect.harvested import HarvestedTemplates
 from ..detect.lists import ListTerm, apply_allow_list, deny_spans
 from ..spans import Span, merge_overlapping, sort_spans
@@ -43,6 +43,12 @@ def model_overrides(ws: Workspace, config: EnsembleConfig) -> dict[str, str] | N
 def current_weights(ws: Workspace) -> dict[str, float] | None:
     history = ws.ensemble_weight_history()
     return dict(history[-1][1]) if history else None
+
+
+def current_category_weights(ws: Workspace) -> CategoryWeights | None:
+    """The latest fit's per-member, per-category weights; None keeps the configuration's."""
+    stored = ws.ensemble_category_weights()
+    return parse_category_weights(stored, "the workspace's category weights") if stored else None
 
 
 def workspace_inclusion(ws: Workspace) -> Any:
@@ -163,7 +169,13 @@ def build_ensemble(ws: Workspace, config: EnsembleConfig | str | Path | None = N
         overrides = {m: model_path for m in members}
     else:
         overrides = model_overrides(ws, cfg)
-    return Ensemble.from_config(cfg, inclusion=inclusion if inclusion is not None else workspace_inclusion(ws), weights=current_weights(ws), model_overrides=overrides)
+    return Ensemble.from_config(
+        cfg,
+        inclusion=inclusion if inclusion is not None else workspace_inclusion(ws),
+        weights=current_weights(ws),
+        category_weights=current_category_weights(ws),
+        model_overrides=overrides,
+    )
 
 
 def open_workspace_detector(path: str | Path, config: EnsembleConfig | str | Path | None = None) -> WorkspaceDetector:

@@ -115,11 +115,25 @@ class LearningRepository:
 
     # --------------------------------------------------------- ensemble weights
 
-    def save_ensemble_weights(self, weights: dict[str, float], *, n_documents: int) -> None:
+    def save_ensemble_weights(
+        self,
+        weights: dict[str, float],
+        *,
+        n_documents: int,
+        category_weights: dict[str, dict[str, float]] | None = None,
+    ) -> None:
+        """One fit: overall weights per member and, optionally, per member and category
+        ({member: {"DATE": 0.7, ...}})."""
+        by_cat = (
+            dump_json({str(m): {str(c): float(v) for c, v in row.items()} for m, row in category_weights.items()})
+            if category_weights is not None
+            else None
+        )
         with self._db.writing() as session:
             session.add(
                 EnsembleWeights(
                     weights_json=dump_json({str(k): float(v) for k, v in weights.items()}),
+                    category_weights_json=by_cat,
                     n_documents=int(n_documents),
                     created_at=utc_now(),
                 )
@@ -132,6 +146,15 @@ class LearningRepository:
                 (w.created_at, json.loads(w.weights_json), w.n_documents)
                 for w in session.scalars(select(EnsembleWeights).order_by(EnsembleWeights.id))
             ]
+
+    def ensemble_category_weights(self) -> dict[str, dict[str, float]] | None:
+        """The per-category weights of the latest fit ({member: {category: weight}}), or
+        None when the latest fit has none (or nothing was fitted)."""
+        with self._db.reading() as session:
+            last = session.scalars(select(EnsembleWeights).order_by(EnsembleWeights.id.desc()).limit(1)).first()
+            if last is None or last.category_weights_json is None:
+                return None
+            return json.loads(last.category_weights_json)
 
     # ----------------------------------------------------------------- settings
 

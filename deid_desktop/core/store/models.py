@@ -225,6 +225,8 @@ class EnsembleWeights(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     weights_json: Mapped[str] = mapped_column(Text)
+    # Added by migration 0004: {member: {category: weight}}; NULL for fits made before it.
+    category_weights_json: Mapped[str | None] = mapped_column(Text)
     n_documents: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
 

@@ -28,8 +28,12 @@ UNIT_AFTER = re.compile(rf"\s*{UNITS}(?![A-Za-z])", re.I)
 class RuleDetector(Detector):
     """A regex / dictionary detector. Subclasses implement ``detect``."""
 
-    def span(self, start: int, end: int, category: Category, fine: str = "OTHER", score: float = 0.9) -> Span:
-        return Span(start, end, category, fine, round(score, 3), source=self.name)
+    def span(
+        self, start: int, end: int, category: Category, fine: str = "OTHER", score: float = 0.9, *, validated: bool = False
+    ) -> Span:
+        """``validated``: the value proved itself (check digit, full date, address syntax), so
+        the ensemble must not out-vote it (``Span.validated``)."""
+        return Span(start, end, category, fine, round(score, 3), source=self.name, validated=validated)
 
 
 def trie_regex(words: Iterable[str], ignore_case: bool = True) -> str:

@@ -58,15 +58,17 @@ class DateDetector(RuleDetector):
     def detect(self, text: str) -> list[Span]:
         found: list[Span] = []
 
-        def add(start: int, end: int, score: float) -> None:
-            found.append(self.span(start, end, Category.DATE, "OTHER", score))
+        def add(start: int, end: int, score: float, full: bool = False) -> None:
+            # ``full``: day, month and year all present and possible, so it is a date
+            # however the other members vote (Span.validated).
+            found.append(self.span(start, end, Category.DATE, "OTHER", score, validated=full))
 
         for m in _DAY_MONTH.finditer(text):
             if 1 <= int(m["d"]) <= 31 and not (m["y"] is None and m["y2"] is None and unit_follows(text, m.end())):
-                add(m.start(), m.end(), 0.95 if (m["y"] or m["y2"]) else 0.85)
+                add(m.start(), m.end(), 0.95 if (m["y"] or m["y2"]) else 0.85, full=bool(m["y"] or m["y2"]))
         for m in _MONTH_DAY.finditer(text):
             if 1 <= int(m["d"]) <= 31 and (m["y"] or not unit_follows(text, m.end())):
-                add(m.start(), m.end(), 0.95 if m["y"] else 0.85)
+                add(m.start(), m.end(), 0.95 if m["y"] else 0.85, full=bool(m["y"]))
         for m in _MONTH_YEAR.finditer(text):
             add(m.start(), m.end(), 0.9)
         for m in _NUMERIC.finditer(text):
@@ -74,11 +76,11 @@ class DateDetector(RuleDetector):
             if m[2] == "." and _VERSION_BEFORE.search(before(text, m.start(), 12)):
                 continue
             if _valid_day_month(a, b) or _valid_day_month(b, a):
-                add(m.start(), m.end(), 0.95 if len(m[4]) == 4 else 0.85)
+                add(m.start(), m.end(), 0.95 if len(m[4]) == 4 else 0.85, full=True)
         for m in _ISO.finditer(text):
             if _valid_day_month(int(m[4]), int(m[3])) and not _VERSION_BEFORE.search(before(text, m.start(), 12)):
                 # Unambiguous in shape, but reference numbers are written the same way.
-                add(m.start(), m.end(), 0.95 if _COMPACT_CONTEXT.search(before(text, m.start(), 25)) else 0.8)
+                add(m.start(), m.end(), 0.95 if _COMPACT_CONTEXT.search(before(text, m.start(), 25)) else 0.8, full=True)
         for m in _COMPACT.finditer(text):
             if _COMPACT_CONTEXT.search(before(text, m.start(), 25)):
                 add(m.start(), m.end(), 0.85)

@@ -1,6 +1,7 @@
 """National health identifiers with check digits: UK NHS number, NZ NHI, Australian Medicare.
 
-A number whose check digit is right is found without any label (a random number passes only
+A number whose check digit is right is found without any label, and is ``validated`` (no
+ensemble vote drops it) (a random number passes only
 one time in ten or so, and the formats are distinctive); a wrong check digit is reported
 only after the identifier's own label, with a lower score.
 """
@@ -33,7 +34,7 @@ class NhsNumberDetector(RuleDetector):
             labelled = _label_before(text, m.start(), "nhs")
             if nhs_valid(m.group()):
                 if labelled or (m[1][0] != "0" and not _PHONE_BEFORE.search(before(text, m.start(), 20))):
-                    out.append(self.span(m.start(), m.end(), Category.ID, "MRN", 1.0 if labelled else 0.9))
+                    out.append(self.span(m.start(), m.end(), Category.ID, "MRN", 1.0 if labelled else 0.9, validated=True))
             elif labelled:
                 out.append(self.span(m.start(), m.end(), Category.ID, "MRN", 0.7))
         return out
@@ -48,7 +49,7 @@ class NhiDetector(RuleDetector):
             if not (labelled or m.group().isupper()):
                 continue  # lower-case letters-and-digits codes are only NHIs when labelled
             if nhi_valid(m.group()):
-                out.append(self.span(m.start(), m.end(), Category.ID, "MRN", 0.99 if labelled else 0.9))
+                out.append(self.span(m.start(), m.end(), Category.ID, "MRN", 0.99 if labelled else 0.9, validated=True))
             elif labelled:
                 out.append(self.span(m.start(), m.end(), Category.ID, "MRN", 0.7))
         return out
@@ -63,7 +64,7 @@ class MedicareDetector(RuleDetector):
             if medicare_valid(m.group()):
                 # An ungrouped ten-digit run is as likely a phone or account number.
                 score = 0.99 if labelled else (0.9 if m[2] else 0.6)
-                out.append(self.span(m.start(), m.end(), Category.ID, "HEALTHPLAN", score))
+                out.append(self.span(m.start(), m.end(), Category.ID, "HEALTHPLAN", score, validated=True))
             elif labelled:
                 out.append(self.span(m.start(), m.end(), Category.ID, "HEALTHPLAN", 0.7))
         return out

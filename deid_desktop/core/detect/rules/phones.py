@@ -58,15 +58,18 @@ class PhoneDetector(RuleDetector):
             if not has_context and (_ID_LABEL.search(ctx) or (len(digits) == 10 and nhs_valid(digits) and digits[0] != "0")):
                 continue  # an identifier that happens to look like a phone number
             score = next((s for rx, s in _SCORES if rx.match(value)), 0.8)
-            found.append(self._phone(m.start(), m.end(), ctx, min(1.0, score + (0.05 if has_context else 0))))
+            # Nine digits or more in a telephone layout, or a phone label before it: a number
+            # to call, whatever the other members vote (Span.validated).
+            validated = has_context or len(digits) >= 9
+            found.append(self._phone(m.start(), m.end(), ctx, min(1.0, score + (0.05 if has_context else 0)), validated))
         for m in _LOCAL.finditer(text):
             ctx = before(text, m.start(), 30)
             if _CONTEXT.search(ctx) and _digit_count(m.group()) in (7, 8):
-                found.append(self._phone(m.start(), m.end(), ctx, 0.7))
+                found.append(self._phone(m.start(), m.end(), ctx, 0.7, False))
         return keep_longest(found)
 
-    def _phone(self, start: int, end: int, ctx: str, score: float) -> Span:
+    def _phone(self, start: int, end: int, ctx: str, score: float, validated: bool) -> Span:
         # The nearest keyword decides: "Tel: ... Fax: ..." gives a phone, then a fax.
         keywords = _KEYWORD.findall(ctx)
         fine = "FAX" if keywords and keywords[-1] in ("fax", "facsimile") else "PHONE"
-        return self.span(start, end, Category.CONTACT, fine, score)
+        return self.span(start, end, Category.CONTACT, fine, score, validated=validated)

@@ -26,7 +26,7 @@ class SsnDetector(RuleDetector):
         for m in _DASHED.finditer(text):
             if _plausible(*m.groups()):
                 score = 0.99 if _CONTEXT.search(before(text, m.start(), 30)) else 0.9
-                out[m.span()] = self.span(m.start(), m.end(), Category.ID, "SSN", score)
+                out[m.span()] = self.span(m.start(), m.end(), Category.ID, "SSN", score, validated=True)
         for m in _PLAIN.finditer(text):
             if m.span() not in out and _plausible(*m.groups()) and _CONTEXT.search(before(text, m.start(), 30)):
                 out[m.span()] = self.span(m.start(), m.end(), Category.ID, "SSN", 0.9)

@@ -32,7 +32,7 @@ def _trim(text: str, start: int, end: int) -> int:
 @register("email")
 class EmailDetector(RuleDetector):
     def detect(self, text: str) -> list[Span]:
-        return [self.span(m.start(), m.end(), Category.CONTACT, "EMAIL", 0.99) for m in _EMAIL.finditer(text)]
+        return [self.span(m.start(), m.end(), Category.CONTACT, "EMAIL", 0.99, validated=True) for m in _EMAIL.finditer(text)]
 
 
 @register("url")
@@ -48,7 +48,9 @@ class UrlDetector(RuleDetector):
                 if rx is _BARE_URL and not any(c.isalpha() for c in text[start:end].split(".")[0]):
                     continue
                 taken.append((start, end))
-                out.append(self.span(start, end, Category.CONTACT, "URL", score))
+                # A scheme or "www." makes it an address beyond doubt; a bare domain may be
+                # a public web site mentioned in passing.
+                out.append(self.span(start, end, Category.CONTACT, "URL", score, validated=rx is _SCHEME_URL))
         return sorted(out, key=lambda s: s.start)
 
 
@@ -58,7 +60,7 @@ class IpAddressDetector(RuleDetector):
         out: list[Span] = []
         for m in _IPV4.finditer(text):
             if all(int(g) <= 255 for g in m.groups()) and not _VERSION_BEFORE.search(before(text, m.start(), 12)):
-                out.append(self.span(m.start(), m.end(), Category.CONTACT, "IPADDR", 0.95))
+                out.append(self.span(m.start(), m.end(), Category.CONTACT, "IPADDR", 0.95, validated=True))
         for m in _IPV6.finditer(text):
             value = m.group()
             if value.count(":") < 3 and "::" not in value:
@@ -68,5 +70,5 @@ class IpAddressDetector(RuleDetector):
             except ValueError:
                 continue
             if any(c.isalpha() for c in value) or "::" in value or value.count(":") == 7:
-                out.append(self.span(m.start(), m.end(), Category.CONTACT, "IPADDR", 0.95))
+                out.append(self.span(m.start(), m.end(), Category.CONTACT, "IPADDR", 0.95, validated=True))
         return sorted(out, key=lambda s: s.start)
