@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from deid_desktop.gui.shortcuts import SHORTCUTS, conflicts, reported_combinations
 
@@ -37,8 +37,12 @@ def _press(view, sequence: str) -> None:
 
 
 def test_every_listed_key_fires_its_action(qtbot, qtlog, monkeypatch, window, workspace, note_file):
-    monkeypatch.setattr(QFileDialog, "getOpenFileNames", staticmethod(lambda *a, **k: ([], "")))
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: ""))
+    from deid_desktop.gui import file_dialogs
+
+    # every dialog goes through the name-only helper (file_dialogs); cancel the ones Ctrl+O
+    # and Ctrl+Shift+O open instead of waiting on them
+    monkeypatch.setattr(file_dialogs, "open_file_names", lambda *a, **k: [])
+    monkeypatch.setattr(file_dialogs, "existing_directory", lambda *a, **k: "")
     window.import_paths([note_file])
     wait_idle(qtbot, window)
     window.open_document(workspace.list_documents()[0].id)
