@@ -635,7 +635,8 @@ class EnsembleWeightsDialog(QDialog):
         self.window_ = parent
         self.ensemble_config = ensemble_config
         self.refit: WeightRefit | None = None
-        layout = QVBoxLayout(self)
+        body = QWidget()
+        layout = QVBoxLayout(body)
         self.current = QLabel()
         self.current.setWordWrap(True)
         layout.addWidget(self.current)
@@ -658,13 +659,16 @@ class EnsembleWeightsDialog(QDialog):
         self.every.valueChanged.connect(lambda v: workspace.set_setting(SETTING_REFIT_EVERY, int(v)))
         form.addRow("Re-fit after every N newly reviewed documents", self.every)
         layout.addLayout(form)
+        # the tables scroll on a small screen; the buttons stay in reach below them
+        outer = QVBoxLayout(self)
+        outer.addWidget(ScrollBody(body), 1)
         row = QHBoxLayout()
         self.refit_button = QPushButton("Re-fit now")
         close = QPushButton("Close")
         row.addWidget(self.refit_button)
         row.addStretch(1)
         row.addWidget(close)
-        layout.addLayout(row)
+        outer.addLayout(row)
         self.refit_button.clicked.connect(self.refit_now)
         close.clicked.connect(self.close)
         self.refresh()
