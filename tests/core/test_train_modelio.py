@@ -116,6 +116,7 @@ def test_a_model_with_shape_features_round_trips(trained_shapes, tmp_path):
     assert load_manifest(path)["config"]["shape_features"] is True
     assert json.loads((path / "config.json").read_text())["deid_shape_features"] == SHAPE_SPEC
     assert verify_manifest(path) == []  # the shape weights are listed with the rest
+    assert "reads word shapes" in (path / "model_card.md").read_text()
     det = TransformerDetector(str(path), quantize=False, precision="fp32")
     assert isinstance(det.model, ShapeTokenClassifier) and det.describe()["shape_features"]
     mem = TransformerDetector.from_loaded(trained_shapes.model, trained_shapes.tokenizer, quantize=False, precision="fp32", max_length=64)
@@ -141,6 +142,7 @@ def test_a_plain_model_folder_loads_and_predicts_exactly_as_before(trained, tmp_
     assert not (path / "shape_embeddings.safetensors").exists()
     assert "deid_shape_features" not in json.loads((path / "config.json").read_text())
     assert load_manifest(path)["shape_features"] is None
+    assert "word shapes" not in (path / "model_card.md").read_text()
     model = load_token_classifier(path)
     assert type(model).__name__ == "BertForTokenClassification"  # not wrapped
     det = TransformerDetector(str(path), quantize=False, precision="fp32")
