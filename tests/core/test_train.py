@@ -48,6 +48,7 @@ def test_shipped_training_settings_follow_the_papers_where_the_cpu_allows():
     d = TrainConfig.load()
     assert (d.batch_size, d.warmup_ratio, d.phi_weight) == (32, 0.4, 3.0)
     assert d.unit == "sentence" and d.freeze_embeddings
+    assert d.shape_features and not TrainConfig().shape_features  # shipped on; code default off
     assert d.base_model == "builtin:minilm" and d.max_length == 128
     bal = TrainConfig.load(resource("training", "balanced.toml"))
     imb = TrainConfig.load(resource("training", "imbalanced.toml"))
