@@ -47,8 +47,9 @@ def letters(n: int, seed: int = 0, newline: str = "\n") -> list[GoldDocument]:
     return [clinic_letter(rng, f"doc{i}", newline) for i in range(n)]
 
 
-def train_tiny(tmp: Path, *, epochs: int = 8, seed: int = 0):
-    """A tiny BERT fine-tuned on ``letters`` until it finds the names and dates (~2 s)."""
+def train_tiny(tmp: Path, *, epochs: int = 8, seed: int = 0, shapes: bool = False):
+    """A tiny BERT fine-tuned on ``letters`` until it finds the names and dates (~2 s);
+    ``shapes``: with word-shape features."""
     from deid_desktop.core.learn.tiny import build_tiny_model
     from deid_desktop.core.learn.train import TrainConfig, train_model
 
@@ -65,5 +66,6 @@ def train_tiny(tmp: Path, *, epochs: int = 8, seed: int = 0):
         freeze_embeddings=False,  # a random tiny model has no pre-trained embeddings to keep
         precision="fp32",
         threads=1,  # tiny matrices gain nothing from a second thread, and lose a lot on a busy machine
+        shape_features=shapes,
     )
     return train_model(cfg, letters(50, seed=seed), letters(8, seed=seed + 100))

@@ -57,6 +57,14 @@ class RecordingGenerators:
 def recorder(monkeypatch) -> RecordingGenerators:
     rec = RecordingGenerators()
     monkeypatch.setattr(synth, "_generators", lambda: rec)
+    compose = synth._Renderer.compose
+
+    def recording_compose(self, pattern):  # values built from slots.toml patterns count too
+        value = compose(self, pattern)
+        rec.values.add(value.strip())
+        return value
+
+    monkeypatch.setattr(synth._Renderer, "compose", recording_compose)
     return rec
 
 
@@ -288,3 +296,59 @@ def test_corpus_does_not_depend_on_the_process_hash_seed():
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
         digests.add(out.stdout.strip())
     assert len(digests) == 1
+
+
+def _docs_of(family: str, n: int, root: Path, split: str = "train") -> list[dict]:
+    return list(synth.generate_corpus(n, seed=3, split=split, families=[family], root=root))
+
+
+def _spans_of(doc: dict) -> list[tuple[str, str]]:
+    return [(s["label"], doc["text"][s["start"]:s["end"]]) for s in doc["spans"]]
+
+
+def _unlabelled(doc: dict, pattern: str) -> list[str]:
+    """Matches of ``pattern`` that no gold span touches."""
+    return [m.group() for m in re.finditer(pattern, doc["text"], re.M)
+            if not any(s["start"] < m.end() and m.start() < s["end"] for s in doc["spans"])]
+
+
+def test_new_families_teach_the_note_kinds_models_failed_on(tmp_path):
+    root = _root_with_noise(tmp_path, ALL_ZERO_NOISE)
+    logs = _docs_of("us_message_log_speaker_tags", 12, root)
+    for d in logs:
+        _assert_sound(d)
+        # a lower-case first name as a speaker tag at a line start is a NAME
+        tags = [m for m in re.finditer(r"^([^\W\d_]+):", d["text"], re.M) if m.group(1).islower() and m.group(1) != "pt"]
+        assert tags and all(any(s["start"] == m.start(1) and s["label"] == "NAME" for s in d["spans"]) for m in tags)
+        # staff initials as a sign-off are a NAME; a time straight after a date is not an ID
+        assert any(lab == "NAME" and d["text"][d["text"].index(txt) - 1] == "-" for lab, txt in _spans_of(d) if txt.isupper())
+        assert _unlabelled(d, r"(?<=\d )\d{4}$") and not [t for lab, t in _spans_of(d) if re.fullmatch(r"\d{4}", t)]
+    assert any(lab == "ORGANIZATION" and re.search(r"Drug|Rx|Pharmacy|Apothecary", t) for d in logs for lab, t in _spans_of(d))
+    assert any(lab == "DATE" and re.fullmatch(r"\d{1,2}\.\d{2}\.\d{2}", t) for d in logs for lab, t in _spans_of(d))
+
+    for d in _docs_of("us_progress_lab_series", 6, root):
+        _assert_sound(d)
+        rows = [line for line in d["text"].splitlines() if re.match(r"(Hb|Plt|WCC|Na|K|Cr|Glucose|UO|INR|CK|Lactate)\b", line)]
+        assert len(rows) >= 3
+        assert _unlabelled(d, r"^(?:Hb|Plt|WCC|Na|K|Cr|Glucose|UO|INR|CK|Lactate)\b.*$") == rows  # lab columns: no PHI
+        assert any(lab == "DATE" and re.fullmatch(r"\d{1,2}/\d{1,2}", t) for lab, t in _spans_of(d))  # "(2/5)" headings
+
+    shifts = _docs_of("uk_nursing_shift_first_name", 6, root)
+    for d in shifts:
+        starts = [line.split()[0].removesuffix("'s") for line in d["text"].splitlines()[1:3]]
+        assert all(any(lab == "NAME" and t == w for lab, t in _spans_of(d)) for w in starts)
+
+    social = _docs_of("nz_social_history_employers", 20, root)
+    orgs = [t for d in social for lab, t in _spans_of(d) if lab == "ORGANIZATION"]
+    for word in ("Church|Hall|St ", "School|College|Primary|Intermediate|Kindergarten", "Rest Home|Lodge|House|Manor|Court|Village|Care Home"):
+        assert any(re.search(word, t) for t in orgs), word
+    assert any(lab == "PROFESSION" for d in social for lab, _ in _spans_of(d))
+    assert all("retired" not in t.lower() for d in social for lab, t in _spans_of(d) if lab == "PROFESSION")
+
+    for d in _docs_of("us_radiology_esigned", 6, root):
+        line = next(line for line in d["text"].splitlines() if line.startswith("Electronically signed by: "))
+        name = next(t for lab, t in _spans_of(d) if lab == "NAME" and line.startswith(f"Electronically signed by: {t}"))
+        assert re.fullmatch(r"[^\W\d_a-z][^a-z,]*, [^\W\d_a-z]+(?:[- ][^\W\d_a-z]+)* [A-Z]", name)
+
+    held = _docs_of("nz_phone_log_txt_thread", 4, root, split="heldout")
+    assert all(not check for check in map(synth.check_document, held))

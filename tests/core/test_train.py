@@ -48,6 +48,7 @@ def test_shipped_training_settings_follow_the_papers_where_the_cpu_allows():
     d = TrainConfig.load()
     assert (d.batch_size, d.warmup_ratio, d.phi_weight) == (32, 0.4, 3.0)
     assert d.unit == "sentence" and d.freeze_embeddings
+    assert d.shape_features and not TrainConfig().shape_features  # shipped on; code default off
     assert d.base_model == "builtin:minilm" and d.max_length == 128
     bal = TrainConfig.load(resource("training", "balanced.toml"))
     imb = TrainConfig.load(resource("training", "imbalanced.toml"))
@@ -259,3 +260,80 @@ def test_training_leaves_the_process_thread_setting_as_it_was(tiny_base):
     before = torch.get_num_threads()
     train_model(tiny_config(tiny_base, epochs=1, threads=1 if before != 1 else 2), letters(4))
     assert torch.get_num_threads() == before
+
+
+# -- word-shape features ------------------------------------------------------------------
+
+
+def test_shape_ids_tell_ward_from_WARD_from_ward():
+    from deid_desktop.core.learn.shape import case_class, word_shape
+
+    text = "Ward WARD ward"
+    shapes = {word_shape(text, s, s + 4) for s in (0, 5, 10)}
+    assert len(shapes) == 3
+    assert [case_class(w) for w in ("ward", "Ward", "WARD", "McKay", "J", "0940")] == [1, 2, 3, 4, 2, 0]
+    # What surrounds a word is part of its shape: a speaker tag at a line start, a sign-off.
+    assert word_shape("x\nkavitha: called", 2, 9) != word_shape("x kavitha called", 2, 9)
+    assert word_shape("ok -TP", 4, 6) != word_shape("ok TP", 3, 5)
+
+
+def test_every_subword_of_a_word_carries_the_word_shape_from_the_cased_text(tok):
+    from deid_desktop.core.learn.shape import PAD_SHAPE, PUNCT_SHAPE, shape_ids, word_shape
+
+    text = "KAVITHAMMA: rang\nkavithamma: rang"
+    enc = tok(text, return_offsets_mapping=True)
+    offs = [tuple(o) for o in enc["offset_mapping"]]
+    ids = shape_ids(text, offs)
+    assert ids[0] == PAD_SHAPE and ids[-1] == PAD_SHAPE  # [CLS], [SEP]
+    upper = [i for (s, e), i in zip(offs, ids) if e > s and e <= 10]
+    lower = [i for (s, e), i in zip(offs, ids) if s >= 17 and e <= 27]
+    assert len(upper) > 1 and set(upper) == {word_shape(text, 0, 10)}  # split into sub-words
+    assert set(lower) == {word_shape(text, 17, 27)} and lower[0] != upper[0]
+    # The tokenizer lower-cases: the ids alone cannot tell the two names apart, shapes can.
+    assert [enc["input_ids"][i] for i, (s, e) in enumerate(offs) if e > s and e <= 10] == \
+        [enc["input_ids"][i] for i, (s, e) in enumerate(offs) if s >= 17 and e <= 27]
+    assert [i for (s, e), i in zip(offs, ids) if text[s:e] == ":"] == [PUNCT_SHAPE, PUNCT_SHAPE]
+
+
+def test_encoded_examples_carry_shape_ids_only_when_asked(tok):
+    ex, _ = build_examples(letters(2), tok, max_length=64, selection="imbalanced", unit="sentence")
+    plain = encode_examples(ex, tok, 64)
+    shaped = encode_examples(ex, tok, 64, shapes=True)
+    assert all(e.shape_ids is None for e in plain)
+    assert all(len(e.shape_ids) == len(e.input_ids) for e in shaped)
+    assert "shape_ids" not in PaddingCollator(0)(plain[:3])
+    batch = PaddingCollator(0)(shaped[:3])
+    assert batch["shape_ids"].shape == batch["input_ids"].shape
+
+
+def test_a_model_with_shape_features_trains_and_its_loss_falls(tiny_base):
+    from deid_desktop.core.learn.shape_model import ShapeTokenClassifier
+
+    r = train_model(tiny_config(tiny_base, epochs=6, shape_features=True), letters(40))
+    assert isinstance(r.model, ShapeTokenClassifier)
+    assert sum(r.losses[-5:]) / 5 < 0.5 * sum(r.losses[:5]) / 5
+    assert r.model.shape_embeddings.weight.abs().sum() > 0  # it learned shapes, from zero
+
+
+def test_a_fresh_shape_embedding_changes_nothing_until_trained(tiny_base, tok):
+    from deid_desktop.core.learn.hf import load_token_classifier
+    from deid_desktop.core.learn.shape import shape_ids
+    from deid_desktop.core.learn.shape_model import ShapeTokenClassifier
+
+    plain = load_token_classifier(tiny_base).eval()
+    wrapped = ShapeTokenClassifier(load_token_classifier(tiny_base)).eval()
+    text = "Seen by WARD today"
+    enc = tok(text, return_offsets_mapping=True, return_tensors="pt")
+    offs = [tuple(o) for o in enc.pop("offset_mapping")[0].tolist()]
+    sid = torch.tensor([shape_ids(text, offs)])
+    with torch.no_grad():
+        a = plain(**enc).logits
+        b = wrapped(**enc, shape_ids=sid).logits
+        assert torch.allclose(a, b, atol=1e-6)
+        # Once shapes are learned, "WARD" and "ward" (the same sub-word ids) read differently.
+        wrapped.shape_embeddings.weight.normal_()
+        lower = "Seen by ward today"
+        enc2 = tok(lower, return_tensors="pt")
+        sid2 = torch.tensor([shape_ids(lower, offs)])
+        assert torch.equal(enc["input_ids"], enc2["input_ids"])
+        assert not torch.allclose(wrapped(**enc, shape_ids=sid).logits, wrapped(**enc2, shape_ids=sid2).logits)

@@ -100,3 +100,56 @@ def test_a_saved_model_loads_and_detects_as_it_did_in_memory(trained, tmp_path):
     mem = TransformerDetector.from_loaded(trained.model, trained.tokenizer, quantize=False, max_length=64)
     assert found == {(s.start, s.end, s.category) for s in mem.detect(doc.text)}
     assert found  # it finds something in a letter like those it learned from
+
+
+@pytest.fixture(scope="module")
+def trained_shapes(tmp_path_factory):
+    return train_tiny(tmp_path_factory.mktemp("modelio-shapes"), shapes=True)
+
+
+def test_a_model_with_shape_features_round_trips(trained_shapes, tmp_path):
+    from deid_desktop.core.learn.shape import SHAPE_SPEC
+    from deid_desktop.core.learn.shape_model import ShapeTokenClassifier
+
+    path = trained_shapes.save("tiny-shapes", models_root=tmp_path)
+    assert load_manifest(path)["shape_features"] == SHAPE_SPEC
+    assert load_manifest(path)["config"]["shape_features"] is True
+    assert json.loads((path / "config.json").read_text())["deid_shape_features"] == SHAPE_SPEC
+    assert verify_manifest(path) == []  # the shape weights are listed with the rest
+    assert "reads word shapes" in (path / "model_card.md").read_text()
+    det = TransformerDetector(str(path), quantize=False, precision="fp32")
+    assert isinstance(det.model, ShapeTokenClassifier) and det.describe()["shape_features"]
+    mem = TransformerDetector.from_loaded(trained_shapes.model, trained_shapes.tokenizer, quantize=False, precision="fp32", max_length=64)
+    for doc in letters(3, seed=78):
+        found = {(s.start, s.end, s.category, round(s.score, 4)) for s in det.detect(doc.text)}
+        assert found == {(s.start, s.end, s.category, round(s.score, 4)) for s in mem.detect(doc.text)}
+        assert found
+
+
+def test_a_shape_model_missing_its_shape_weights_is_refused(trained_shapes, tmp_path):
+    path = trained_shapes.save("tiny-shapes", models_root=tmp_path)
+    (path / "shape_embeddings.safetensors").unlink()
+    with pytest.raises(ModelError, match="shape"):
+        TransformerDetector(str(path))
+
+
+def test_a_plain_model_folder_loads_and_predicts_exactly_as_before(trained, tmp_path):
+    from transformers import AutoModelForTokenClassification
+
+    from deid_desktop.core.learn.hf import load_token_classifier
+
+    path = trained.save("tiny-plain", models_root=tmp_path)
+    assert not (path / "shape_embeddings.safetensors").exists()
+    assert "deid_shape_features" not in json.loads((path / "config.json").read_text())
+    assert load_manifest(path)["shape_features"] is None
+    assert "word shapes" not in (path / "model_card.md").read_text()
+    model = load_token_classifier(path)
+    assert type(model).__name__ == "BertForTokenClassification"  # not wrapped
+    det = TransformerDetector(str(path), quantize=False, precision="fp32")
+    assert det.shapes is False and not det.describe()["shape_features"]
+    # The same folder read straight through transformers, with none of our loading code.
+    raw = AutoModelForTokenClassification.from_pretrained(str(path), local_files_only=True)
+    ref = TransformerDetector.from_loaded(raw, trained.tokenizer, quantize=False, precision="fp32", max_length=64)
+    for doc in letters(3, seed=79):
+        got = [(s.start, s.end, s.category, s.score) for s in det.detect(doc.text)]
+        assert got == [(s.start, s.end, s.category, s.score) for s in ref.detect(doc.text)]

@@ -27,6 +27,8 @@ from ..learn.hf import load_config, load_token_classifier, load_tokenizer, quiet
 from ..learn.label_map import meanings_for
 from ..learn.labels import WordDecoder
 from ..learn.modelio import CURRENT, MANIFEST, load_manifest, resolve_model_dir
+from ..learn.shape import shape_ids
+from ..learn.shape_model import uses_shapes
 from ..spans import Span
 from ..text import sentences as split_sentences
 from ..text import words
@@ -182,6 +184,8 @@ class TransformerDetector(Detector):
         self.budget = content_budget(tokenizer, self.max_length)
         self._device = pick_device(device)
         self.threads = threads or physical_cores()
+        # A model trained with word shapes gets them computed from each piece's cased text.
+        self.shapes = uses_shapes(model)
         model = model.to(self._device).eval()
         want_int8 = bool(quantize)  # None: the default, which is off (see the table above)
         self.quantized = False
@@ -221,6 +225,7 @@ class TransformerDetector(Detector):
             "dtype": self.dtype,
             "quantized": self.quantized,
             "labels": self.label_reading,
+            "shape_features": self.shapes,
             "max_length": self.max_length,
             "batch_size": self.batch_size,
             "threads": self.threads if self._device.type == "cpu" else None,
@@ -291,7 +296,7 @@ class TransformerDetector(Detector):
         for i, sent in enumerate(sents):
             offs = [tuple(o) for o in enc["offset_mapping"][i]]
             if len(offs) <= self.max_length:
-                pieces.append(_Piece(i, 0, sent, {k: enc[k][i] for k in keys}, offs))
+                pieces.append(self._piece(i, 0, sent, {k: enc[k][i] for k in keys}, offs))
                 continue
             for c in split_long(sent, 0, len(sent), [o for o in offs if o[1] > o[0]], self.budget):
                 long.append((i, sent[c.start : c.end], c.start))
@@ -301,8 +306,13 @@ class TransformerDetector(Detector):
             for n, (i, text, off) in enumerate(long):
                 offs = [tuple(o) for o in enc2["offset_mapping"][n]][: self.max_length]
                 ids = {k: enc2[k][n][: self.max_length] for k in keys2}
-                pieces.append(_Piece(i, off, text, ids, offs))
+                pieces.append(self._piece(i, off, text, ids, offs))
         return pieces
+
+    def _piece(self, sentence: int, offset: int, text: str, enc: dict[str, list[int]], offs: list) -> _Piece:
+        if self.shapes:
+            enc = {**enc, "shape_ids": shape_ids(text, offs)}
+        return _Piece(sentence, offset, text, enc, offs)
 
     def _forward(self, batch: list[_Piece]) -> list[np.ndarray]:
         n = max(len(p.enc["input_ids"]) for p in batch)

@@ -23,6 +23,7 @@ from .chunking import chunk_text, content_budget, split_long, token_offsets
 from .gold import GoldDocument, as_gold, load_jsonl, save_jsonl
 from .hf import quiet
 from .labels import DEFAULT_SCHEME, LabelScheme, word_tags
+from .shape import shape_ids as word_shape_ids
 
 __all__ = [
     "GoldDocument", "as_gold", "load_jsonl", "save_jsonl", "Example", "DataSummary", "EncodedExample",
@@ -190,14 +191,18 @@ class EncodedExample:
     attention_mask: list[int]
     labels: list[int]
     token_type_ids: list[int] | None = None
+    shape_ids: list[int] | None = None  # only for models with word-shape features
 
     def __len__(self) -> int:
         return len(self.input_ids)
 
 
-def encode_examples(examples: Sequence[Example], tokenizer: Any, max_length: int) -> list[EncodedExample]:
-    """Tokenise with offsets and put each word's tag on its first sub-word. Examples whose
-    words all vanished in tokenisation are dropped (they teach nothing)."""
+def encode_examples(
+    examples: Sequence[Example], tokenizer: Any, max_length: int, *, shapes: bool = False
+) -> list[EncodedExample]:
+    """Tokenise with offsets and put each word's tag on its first sub-word; with ``shapes``,
+    also the word-shape id of every sub-word, read from the example's original (cased) text.
+    Examples whose words all vanished in tokenisation are dropped (they teach nothing)."""
     if not examples:
         return []
     with quiet():
@@ -221,6 +226,7 @@ def encode_examples(examples: Sequence[Example], tokenizer: Any, max_length: int
                 attention_mask=list(enc["attention_mask"][i]),
                 labels=labels,
                 token_type_ids=list(enc["token_type_ids"][i]) if has_types else None,
+                shape_ids=word_shape_ids(ex.text, offs) if shapes else None,
             )
         )
     return out
@@ -245,6 +251,8 @@ class PaddingCollator:
         }
         if batch[0].token_type_ids is not None:
             out["token_type_ids"] = pad([b.token_type_ids or [] for b in batch], 0)
+        if batch[0].shape_ids is not None:
+            out["shape_ids"] = pad([b.shape_ids or [] for b in batch], 0)
         return out
 
 

@@ -86,9 +86,13 @@ def load_config(path: str | Path) -> Any:
 
 def load_token_classifier(path: str | Path, **kwargs: Any) -> Any:
     """A token-classification model from a local folder. ``kwargs`` go to from_pretrained
-    (num_labels, id2label, label2id, ignore_mismatched_sizes)."""
+    (num_labels, id2label, label2id, ignore_mismatched_sizes). A folder saved with word-shape
+    features comes back wrapped with them (shape_model.py); any other folder as it is."""
+    from .shape_model import wrap_loaded
+
     with quiet():
         try:
-            return AutoModelForTokenClassification.from_pretrained(str(path), local_files_only=True, **kwargs)
+            base = AutoModelForTokenClassification.from_pretrained(str(path), local_files_only=True, **kwargs)
         except Exception as e:  # corrupt weights raise library-specific types; the user needs one message
             raise ModelError(f"{Path(path).name}: the model could not be loaded ({type(e).__name__}: {e})") from None
+    return wrap_loaded(base, path)

@@ -236,6 +236,10 @@ def model_card(manifest: Mapping[str, Any]) -> str:
     ]
     if manifest.get("init_from"):
         lines.append(f"- fine-tuned further from {manifest['init_from']}")
+    shape = manifest.get("shape_features")
+    if isinstance(shape, dict):
+        lines.append(f"- reads word shapes too (capitals, digits, length, neighbouring punctuation; "
+                     f"vocabulary version {shape.get('version')}, {shape.get('vocab_size')} ids)")
     lines += ["", "## Training data", ""]
     lines += [f"- {k.replace('_', ' ')}: {_fmt(v)}" for k, v in data.items()] or ["- not recorded"]
     lines += ["", "## Settings", ""]

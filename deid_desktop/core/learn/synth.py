@@ -409,6 +409,8 @@ class _Renderer:
             return f"{last}, {first}"
         if fmt == "LAST_first":
             return f"{last.upper()}, {first}"
+        if fmt == "LAST_FIRST_mi":  # EHR sign-off lines: "SURNAME, FIRST M"
+            return f"{last.upper()}, {first.upper()} {_initial(self.middle(p))}"
         if fmt == "LAST":
             return last.upper()
         if fmt == "FIRST":

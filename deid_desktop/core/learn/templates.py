@@ -51,7 +51,7 @@ NOTE_TYPES: tuple[str, ...] = (
 NAME_FORMATS: frozenset[str] = frozenset(
     {
         "full", "first", "last", "middle", "full_middle",
-        "last_first", "LAST_first", "LAST", "FIRST", "FULL",
+        "last_first", "LAST_first", "LAST_FIRST_mi", "LAST", "FIRST", "FULL",
         "first_lower", "last_lower", "full_lower",
         "initial_last", "initials", "initials_lower", "initials_dots",
         "title_last", "title_full", "title_initial_last", "title_LAST",

@@ -46,6 +46,7 @@ from .device import autocast_dtype, pick_device, torch_threads
 from .hf import load_config, load_token_classifier, load_tokenizer, resolve_base_model
 from .labels import DEFAULT_SCHEME, LabelScheme
 from .modelio import load_manifest, resolve_model_dir, save_model
+from .shape_model import ShapeTokenClassifier, uses_shapes
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +76,12 @@ class TrainConfig:
     # much cheaper on a CPU, and small corpora cannot pull rare-word vectors off (004 lowers
     # their learning rate for the same reason).
     freeze_embeddings: bool = True
+    # Word shapes (capitals, digits, length, what surrounds the word) as an extra input the
+    # uncased encoder cannot see (shape.py). The shape embedding starts at zero and learns
+    # at shape_lr_scale times the learning rate: at the base rate, a few hundred steps
+    # barely move it off zero.
+    shape_features: bool = False
+    shape_lr_scale: float = 20.0
     max_examples: int = 0  # 0: use every example
     seed: int = 13
     threads: int = 0  # 0: one per physical core
@@ -99,6 +106,8 @@ class TrainConfig:
             raise ConfigError("warmup_ratio must be in [0, 1)")
         if self.phi_weight <= 0:
             raise ConfigError("phi_weight must be positive")
+        if self.shape_lr_scale <= 0:
+            raise ConfigError("shape_lr_scale must be positive")
         if self.precision not in ("auto", "bf16", "fp32"):
             raise ConfigError("precision must be auto, bf16 or fp32")
         if self.max_examples < 0 or self.threads < 0:
@@ -191,6 +200,8 @@ class TrainResult:
         }
         if self.init_from:
             extra["init_from"] = self.init_from
+        # Recorded for people and programs; loading reads the same from config.json.
+        extra["shape_features"] = self.model.shape_spec if uses_shapes(self.model) else None
         if self.validation:
             extra["validation"] = self.validation
         return save_model(
@@ -223,30 +234,41 @@ def _seed_everything(seed: int) -> None:
     torch.manual_seed(seed)
 
 
-def _start_model(path: Path, scheme: LabelScheme) -> Any:
+def _start_model(path: Path, scheme: LabelScheme, shapes: bool = False) -> Any:
     """The model to fine-tune: as saved when it already predicts our tags, otherwise the
-    encoder with a fresh classification head for our tags."""
+    encoder with a fresh classification head for our tags. ``shapes`` adds a word-shape
+    embedding to a model that has none; a model saved with one keeps it either way (its
+    weights were trained expecting it)."""
     cfg = load_config(path)
     id2label = getattr(cfg, "id2label", None) or {}
     if scheme.matches(id2label):
-        return load_token_classifier(path)
-    return load_token_classifier(
-        path,
-        num_labels=len(scheme.tags),
-        id2label=scheme.id2label,
-        label2id=scheme.label2id,
-        ignore_mismatched_sizes=True,
-    )
+        model = load_token_classifier(path)
+    else:
+        model = load_token_classifier(
+            path,
+            num_labels=len(scheme.tags),
+            id2label=scheme.id2label,
+            label2id=scheme.label2id,
+            ignore_mismatched_sizes=True,
+        )
+    if shapes and not uses_shapes(model):
+        model = ShapeTokenClassifier(model)
+    return model
 
 
 def _optimizer(model: torch.nn.Module, cfg: TrainConfig) -> torch.optim.Optimizer:
-    decay, no_decay = [], []
+    decay, no_decay, shape = [], [], []
     for n, p in model.named_parameters():
         if not p.requires_grad:
+            continue
+        if n.startswith("shape_embeddings."):
+            shape.append(p)
             continue
         # Biases and normalisation gains are not weights to shrink.
         (no_decay if p.ndim < 2 or "LayerNorm" in n or "layer_norm" in n else decay).append(p)
     groups = [{"params": decay, "weight_decay": cfg.weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+    if shape:  # the scheduler scales every group's own rate, so the ratio holds throughout
+        groups.append({"params": shape, "weight_decay": 0.0, "lr": cfg.learning_rate * cfg.shape_lr_scale})
     try:  # the fused kernel is a third faster on CPU; older torch builds lack it there
         return torch.optim.AdamW(groups, lr=cfg.learning_rate, fused=True)
     except (RuntimeError, TypeError, ValueError):
@@ -312,7 +334,7 @@ def _train(
             pass
     scheme = DEFAULT_SCHEME
     tokenizer = load_tokenizer(start_path)
-    model = _start_model(start_path, scheme)
+    model = _start_model(start_path, scheme, shapes=config.shape_features)
     if config.freeze_embeddings:
         model.get_input_embeddings().weight.requires_grad_(False)
 
@@ -331,7 +353,7 @@ def _train(
     if config.max_examples and len(examples) > config.max_examples:
         keep = sorted(rng.sample(range(len(examples)), config.max_examples))
         examples = [examples[i] for i in keep]
-    encoded = encode_examples(examples, tokenizer, config.max_length)
+    encoded = encode_examples(examples, tokenizer, config.max_length, shapes=uses_shapes(model))
     if not encoded:
         raise ModelError("no training examples: the documents contain no words to learn from")
     data = _data_record(summary, len(encoded), sum(len(e) for e in encoded))

@@ -189,9 +189,12 @@ def sample_identifier(fine: str, rng: random.Random, locale: str | None) -> str:
         return sample_plate(rng, loc)
     if fine == "DEVICE":
         chars = string.ascii_uppercase + string.digits
+        serial = "".join(rng.choice(chars) for _ in range(rng.randint(8, 12)))
+        if not any(c.isdigit() for c in serial):  # all letters reads as a word, not a serial
+            serial = serial[:-1] + _digits(rng, 1)
         return rng.choice([
             f"SN-{_letters(rng, 1, chars)}{_digits(rng, 4)}-{_letters(rng, 4, chars)}",
-            "".join(rng.choice(chars) for _ in range(rng.randint(8, 12))),
+            serial,
             f"{_letters(rng, 2)}{_digits(rng, 6)}",
         ])
     return rng.choice([_digits(rng, rng.randint(5, 10)), f"{_digits(rng, 1)}-{_digits(rng, 7)}",
