@@ -70,3 +70,12 @@ def test_exported_annotations_are_owner_only_and_complete(fmt, tmp_path: Path, p
     written = [p for p in out.parent.rglob("*") if p.is_file()]
     assert written and all(_mode(p) == 0o600 for p in written if not p.name.endswith(".label_config.xml"))
     assert not [p for p in written if p.name.endswith(".part")]  # no half-written leftovers
+
+
+def test_gold_documents_saved_for_training_are_owner_only(tmp_path, permissive_umask):
+    from deid_desktop.core.learn.gold import GoldDocument, load_jsonl, save_jsonl
+
+    out = tmp_path / "gold.jsonl"
+    save_jsonl([GoldDocument("d1", "Seen by Dr Aroha Ngata.", [])], out)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    assert [d.text for d in load_jsonl(out)] == ["Seen by Dr Aroha Ngata."]

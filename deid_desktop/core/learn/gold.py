@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from ..spans import Span
+from ..safe_files import atomic_text
 
 
 @dataclass
@@ -64,7 +65,8 @@ def load_jsonl(path: str | Path) -> list[GoldDocument]:
 
 
 def save_jsonl(docs: Iterable[GoldDocument], path: str | Path) -> None:
-    with Path(path).open("w", encoding="utf-8") as f:
+    # gold documents are whole texts: owner-only, like every file holding original text
+    with atomic_text(path) as f:
         for d in docs:
             f.write(json.dumps(as_gold(d).to_json(), ensure_ascii=False) + "\n")
 

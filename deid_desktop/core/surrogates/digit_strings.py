@@ -98,7 +98,7 @@ def _kept_prefix(digits: str, international: bool) -> tuple[int, tuple[int, ...]
     if international:
         code = 1 if digits[:1] in ("1", "7") else 3 if digits[:3] in _THREE_DIGIT_CODES else 2
         if digits[:1] == "1" and len(digits) == 11:
-            return 1, (1, 4)  # +1 NXX NXX XXXX
+            return 1, (1, 4)  # +1, then area and exchange codes (neither starts with 0 or 1), then 4 digits
         national = digits[code:]
         return code + (2 if national[:1] == "2" else 1), ()
     if digits[:2] == "00":
@@ -108,7 +108,7 @@ def _kept_prefix(digits: str, international: bool) -> tuple[int, tuple[int, ...]
         # say mobile or landline, so one more stays.
         return (3 if digits[1:2] == "2" else 2), ()
     if len(digits) == 10:
-        return 0, (0, 3)  # NXX NXX XXXX
+        return 0, (0, 3)  # area and exchange codes (neither starts with 0 or 1), then 4 digits
     if len(digits) == 11 and digits[0] == "1":
         return 1, (1, 4)
     return -1, ()
