@@ -74,3 +74,14 @@ def test_an_installed_app_deidentifies_a_note_without_the_checkout(installed, tm
     report = json.loads((home / "out" / "deid_report.json").read_text(encoding="utf-8"))
     assert [f["status"] for f in report["files"]] == ["ok"]
     assert (home / "deid-desktop" / "surrogate.key").is_file()  # the key lives in the user's data folder
+
+
+def test_an_installed_app_writes_a_synthetic_corpus_from_its_own_templates(installed, tmp_path):
+    # The corpus generator (which build-model trains on) found its templates beside the
+    # checkout's package only, so synth and build-model failed from an installed wheel.
+    home = tmp_path / "home"
+    home.mkdir()
+    proc = _run(installed, home, "synth", "--n", "3", "--out", str(home / "corpus.jsonl"))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    docs = [json.loads(line) for line in (home / "corpus.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(docs) == 3 and all(d["text"] and d["spans"] for d in docs)

@@ -27,6 +27,7 @@ from typing import Union
 
 from ..categories import Category, FINE_TYPES, parse_category
 from ..errors import ConfigError
+from ..paths import resource
 
 CONVENTIONS: tuple[str, ...] = ("US", "UK", "AU", "NZ")
 
@@ -62,7 +63,8 @@ NAME_FORMATS_PLAIN: frozenset[str] = frozenset(
     {"title", "he", "He", "his", "His", "him", "relation", "Relation", "rel_short", "sex", "male", "man"}
 )
 
-DEFAULT_ROOT = Path(__file__).resolve().parents[3] / "resources" / "templates"
+# the shipped templates: beside the checkout, or inside an installed wheel (paths.resource)
+DEFAULT_ROOT = resource("templates")
 
 _SLOT = re.compile(r"([A-Z][A-Z_]*?)(\d*)(?:\.([A-Za-z0-9_]+))?")
 _PHRASE = re.compile(r"[a-z][a-z0-9_]*")
