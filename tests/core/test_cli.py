@@ -132,3 +132,17 @@ def test_workers_agree_with_a_single_process(tmp_path):
         )
         outs[workers] = {p.relative_to(out): p.read_bytes() for p in out.rglob("*.deid.txt")}
     assert len(outs["1"]) == 3 and outs["1"] == outs["2"]
+
+
+def test_detect_timing_gives_a_harness_the_figures_it_compares_tools_by(tmp_path):
+    inp = tmp_path / "in.jsonl"
+    inp.write_text("".join(json.dumps({"id": str(i), "text": NOTE}) + "\n" for i in range(5)), encoding="utf-8")
+    timing = tmp_path / "timing.json"
+    assert run("detect", "--input", str(inp), "--output", str(tmp_path / "out.jsonl"), "--ensemble", RULES, "--timing", str(timing)) == 0
+    t = json.loads(timing.read_text(encoding="utf-8"))
+    assert set(t) == {"load_s", "detect_s", "n_docs", "n_chars", "docs_per_s", "chars_per_s", "device", "config"}
+    assert t["n_docs"] == 5 and t["n_chars"] == 5 * len(NOTE)
+    assert t["detect_s"] > 0 and t["docs_per_s"] == pytest.approx(5 / t["detect_s"], rel=0.05)  # detect_s is rounded
+    assert t["device"] == "cpu"
+    assert t["config"]["file"].endswith("rules_only.toml") and t["config"]["members"] == ["rules"]
+    assert "Whitcombe" not in timing.read_text(encoding="utf-8")
