@@ -48,3 +48,38 @@ def test_durations_doses_and_gauges_are_not_ages(text):
 
 def test_an_age_at_the_end_of_a_sentence():
     assert texts("age", "Father died of MI aged 70. Mother aged 4.5? no.") == ["70"]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Mother       d. 58        ovarian ca dx 55", ["58", "55"]),
+        ("Grandfather died at 81 of a stroke.", ["81"]),
+        ("Breast cancer diagnosed at 70.", ["70"]),
+        ("Onset at 12, worse since.", ["12"]),
+    ],
+)
+def test_ages_in_family_histories_are_found(text, expected):
+    assert texts("age", text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "d. 12/03/2020 at home.",  # a date of death, not an age
+        "dx 2019, in remission.",
+        "dx 3 weeks ago.",
+        "Dx: 5.5 cm mass in the left breast.",
+        "onset 10:30 this morning.",
+        "Seen by Dr Ord. 45 minutes.",
+    ],
+)
+def test_event_words_before_dates_times_and_durations_are_not_ages(text):
+    assert texts("age", text) == []
+
+
+def test_ages_said_in_so_many_words_are_validated_and_bare_ones_are_not():
+    # "58 years old" proves itself (the models may not out-vote it); "62F" or "d. 77" may
+    # still be something else and stays an ordinary vote.
+    text = "a 58-year-old, aged 41, 33 y/o, 62F, d. 77"
+    assert {text[s.start : s.end]: s.validated for s in run("age", text)} == {"58": True, "41": True, "33": True, "62": False, "77": False}

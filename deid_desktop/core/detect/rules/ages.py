@@ -14,6 +14,12 @@ _YEARS_OLD = re.compile(r"(?<![\w.])(\d{1,3})(?:\s*|-)(?:years?|yrs?|y)\.?(?:\s*
 _YO = re.compile(r"(?<![\w.])(\d{1,3})\s*(?:yo|y/o|y\.o\.?|yoa)(?![A-Za-z])", re.I)
 _AGED = re.compile(r"\b(?:aged?|age\s+of)\s*[:=]?\s*(\d{1,3})(?!\d|\.\d)", re.I)
 _SEX = re.compile(r"(?<![\w.])(\d{1,3})([MF])(?![\w'])")
+# Family histories and pedigrees: "d. 58", "died at 81", "ovarian ca dx 55", "diagnosed at
+# 70", "onset at 12". A number right after the event word, not part of a date or a dose.
+_AT_EVENT = re.compile(
+    r"(?:\b(?:dx|diagnosed|died|deceased|onset)|(?<![\w.])d\.)\s*(?:at\s+)?(?:age\s+)?(\d{1,3})(?![\d/:-]|\.\d)",
+    re.I,
+)
 _DECADE = re.compile(r"\bin\s+(?:his|her|their|the)\s+(?:(?:early|mid|late)[\s-]+)?(\d0)['’]?s\b", re.I)
 _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
 _ONES = "one two three four five six seven eight nine".split()
@@ -46,16 +52,21 @@ class AgeDetector(RuleDetector):
     def detect(self, text: str) -> list[Span]:
         found: list[Span] = []
 
-        def add(start: int, end: int, age: int, score: float) -> None:
+        def add(start: int, end: int, age: int, score: float, validated: bool = False) -> None:
             if 0 < age <= 125:
-                found.append(self.span(start, end, Category.AGE, "OTHER", 1.0 if age > 89 else score))
+                found.append(self.span(start, end, Category.AGE, "OTHER", 1.0 if age > 89 else score, validated=validated))
 
+        # An age said in so many words ("58 years old", "58 y/o", "aged 58", "fifty years
+        # old") proves itself: the models must not out-vote it (Span.validated).
         for rx, score in ((_YEARS_OLD, 0.95), (_YO, 0.9)):
             for m in rx.finditer(text):
-                add(m.start(1), m.end(1), int(m[1]), score)
+                add(m.start(1), m.end(1), int(m[1]), score, validated=True)
         for m in _AGED.finditer(text):
             if not _NOT_AN_AGE_AFTER.match(text, m.end()) and not _NOT_AN_AGE_BEFORE.search(before(text, m.start(), 20)):
-                add(m.start(1), m.end(1), int(m[1]), 0.9)
+                add(m.start(1), m.end(1), int(m[1]), 0.9, validated=True)
+        for m in _AT_EVENT.finditer(text):
+            if not _NOT_AN_AGE_AFTER.match(text, m.end()):
+                add(m.start(1), m.end(1), int(m[1]), 0.85)
         for m in _SEX.finditer(text):
             if not _GAUGE_AFTER.match(text, m.end()) and "size" not in before(text, m.start(), 12):
                 add(m.start(1), m.end(1), int(m[1]), 0.7)
@@ -63,5 +74,5 @@ class AgeDetector(RuleDetector):
             add(m.start(1), m.end(1), int(m[1]), 0.8)
         if "old" in text.lower():  # spelt-out ages are rare; skip the scan when they cannot occur
             for m in _WORDS.finditer(text):
-                add(m.start(1), m.end(1), _words_value(m[1]), 0.9)
+                add(m.start(1), m.end(1), _words_value(m[1]), 0.9, validated=True)
         return keep_longest(found)
