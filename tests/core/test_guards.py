@@ -133,6 +133,9 @@ NOT_PHI = [
     ("ESS 16/24, snores.", "16/24", Category.DATE),
     ("VA R 6/12 6/18 with pinhole.", "6/12 6/18", Category.DATE),
     ("Pain 5/10 at rest.", "5/10", Category.DATE),
+    ("  VA (unaided)       6/12                6/18\n", "6/12                6/18", Category.DATE),
+    ("  VA (pinhole/Rx)    6/7.5               6/9.5\n", "6/7.5", Category.DATE),
+    ("meets the driving standard binocularly (6/9.5) but", "6/9.5", Category.DATE),
     ("Antibiotics for 7/7 then review.", "7/7", Category.DATE),
     ("Height on the 50th centile.", "50th", Category.DATE),
     ("Fracture (ICD-10 S62.6).", "S62.6", Category.ID),
@@ -158,6 +161,7 @@ STILL_PHI = [
     ("Seen with Dr Sis.", "Sis", Category.NAME),
     ("Booked for 12/03 at 10am.", "12/03", Category.DATE),
     ("Seen on 5/10, pain improved.", "5/10", Category.DATE),
+    ("Seen in eye clinic 6/12, vision blurred since.", "6/12", Category.DATE),  # Snellen-looking, but no acuity before it
     ("Born on the 25th.", "25th", Category.DATE),
     ("MRN A12345678.", "A12345678", Category.ID),
     ("Email a.ngata@hauora.nz.", "a.ngata@hauora.nz", Category.CONTACT),

@@ -72,6 +72,12 @@ _DURATION_LABEL = re.compile(r"(?:for|x|over|within|past|last)\s*$", re.IGNORECA
 _DURATION = re.compile(r"\d{1,2}/(?:7|52|12)")
 _FRACTION = re.compile(r"\d{1,2}\s*/\s*\d{1,2}(?:\s+\d{1,2}\s*/\s*\d{1,2})?")
 _ORDINAL = re.compile(r"(\d{1,3})(?:st|nd|rd|th)", re.IGNORECASE)
+# A row of an eye examination: "VA (unaided)   6/12   6/18", "BCVA R 6/7.5 L 6/9.5". Snellen
+# fractions (6/… or 20/…) on a line that names visual acuity are acuities, however far apart.
+_ACUITY_LINE = re.compile(r"\b(?:VA|BCVA|UCVA|visual acuity|acuity|acuities|Snellen|pinhole|vision)\b", re.IGNORECASE)
+_SNELLEN = re.compile(r"(?:6|20)\s*/\s*\d{1,3}(?:\.\d)?(?:[\sRL:,/()-]+(?:6|20)\s*/\s*\d{1,3}(?:\.\d)?)*")
+# "6/7.5": no day or month has a decimal point.
+_DECIMAL_FRACTION = re.compile(r"\d{1,2}\s*/\s*\d{1,2}\.\d")
 _ICD10 = re.compile(r"[A-TV-Z]\d{2}\.\d{1,4}[A-Z]?")
 
 
@@ -82,6 +88,11 @@ def _is_not_a_date_or_id(text: str, span: Span) -> bool:
     if span.category == Category.DATE:
         before = text[max(0, span.start - 16) : span.start]
         if _FRACTION.fullmatch(value) and _SCORE_LABEL.search(before):
+            return True
+        if _DECIMAL_FRACTION.fullmatch(value):
+            return True
+        line_start = text.rfind("\n", 0, span.start) + 1
+        if _SNELLEN.fullmatch(value) and _ACUITY_LINE.search(text, line_start, span.start):
             return True
         if _DURATION.fullmatch(value) and _DURATION_LABEL.search(before):
             return True
