@@ -145,24 +145,29 @@ class OpcPackage:
         own_rels = self.find(rels_name(found))
         if own_rels is not None:
             self._forget(own_rels)
+        self._edit_references(found, lambda el, source: el.getparent().remove(el))
+
+    def _edit_references(self, found: str, edit) -> None:
+        """Call ``edit(element, source part)`` on every internal relationship that points at
+        the part ``found`` and on its content-type override (source None), and re-serialise
+        what changed."""
         for rels in self.rels_parts():
             source = source_of_rels(rels)
             root = parse_xml(self.parts[rels])
-            changed = False
-            for el in list(root.iter(f"{{{RELS_NS}}}Relationship")):
-                if el.get("TargetMode") == "External":
-                    continue
-                if resolve_target(source, el.get("Target", "")).lower() == found.lower():
-                    el.getparent().remove(el)
-                    changed = True
-            if changed:
+            hits = [
+                el
+                for el in root.iter(f"{{{RELS_NS}}}Relationship")
+                if el.get("TargetMode") != "External" and resolve_target(source, el.get("Target", "")).lower() == found.lower()
+            ]
+            for el in hits:
+                edit(el, source)
+            if hits:
                 self.parts[rels] = serialise_xml(root)
         ct = self.find(CONTENT_TYPES)
         if ct is not None:
             root = parse_xml(self.parts[ct])
-            for el in list(root.iter(f"{{{CT_NS}}}Override")):
-                if el.get("PartName", "").lstrip("/").lower() == found.lower():
-                    el.getparent().remove(el)
+            for el in [el for el in root.iter(f"{{{CT_NS}}}Override") if el.get("PartName", "").lstrip("/").lower() == found.lower()]:
+                edit(el, None)
             self.parts[ct] = serialise_xml(root)
 
     def reachable_parts(self) -> set[str]:
@@ -212,25 +217,13 @@ class OpcPackage:
                     target = resolve_target(found, el.get("Target", ""))
                     el.set("Target", relative_target(new, target))
             self.set(rels_name(new), serialise_xml(root))
-        for rels in self.rels_parts():
-            source = source_of_rels(rels)
-            root = parse_xml(self.parts[rels])
-            changed = False
-            for el in root.iter(f"{{{RELS_NS}}}Relationship"):
-                if el.get("TargetMode") == "External":
-                    continue
-                if resolve_target(source, el.get("Target", "")).lower() == found.lower():
-                    el.set("Target", relative_target(source, new))
-                    changed = True
-            if changed:
-                self.parts[rels] = serialise_xml(root)
-        ct = self.find(CONTENT_TYPES)
-        if ct is not None:
-            root = parse_xml(self.parts[ct])
-            for el in root.iter(f"{{{CT_NS}}}Override"):
-                if el.get("PartName", "").lstrip("/").lower() == found.lower():
-                    el.set("PartName", "/" + new)
-            self.parts[ct] = serialise_xml(root)
+        def point_at_new(el, source: str | None) -> None:
+            if source is None:
+                el.set("PartName", "/" + new)
+            else:
+                el.set("Target", relative_target(source, new))
+
+        self._edit_references(found, point_at_new)
 
     def set_content_type(self, name: str, content_type: str) -> None:
         """An override naming the part's type exactly (a re-encoded picture may change type)."""
