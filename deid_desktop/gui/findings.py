@@ -20,6 +20,19 @@ SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 
 DECISION_LABELS = {"undecided": "undecided", "accepted": "accepted", "rejected": "rejected", "added": "added"}
 DECISION_ORDER = {"undecided": 0, "accepted": 1, "added": 2, "rejected": 3}
+CONTEXT_WORDS = 4  # words either side of a finding in its Text tooltip
+TEXT_COLUMN_CHARS = 36  # the Text column grows to its longest finding, up to about this many characters
+
+
+def context_of(text: str, start: int, end: int, words: int = CONTEXT_WORDS) -> str:
+    """The finding between a few words either side, on one line — enough to judge it
+    without looking away from the table."""
+    before = text[max(0, start - 200) : start].split()[-words:] if words else []
+    after = text[end : end + 200].split()[:words] if words else []
+    lead = "… " if start > 0 and len(text[:start].split()) > len(before) else ""
+    tail = " …" if len(text[end:].split()) > len(after) else ""
+    found = " ".join(text[start:end].split())
+    return f"{lead}{' '.join(before)} «{found}» {' '.join(after)}{tail}".replace("  ", " ").strip()
 
 
 def found_by(s) -> str:
@@ -58,6 +71,7 @@ class FindingsModel(QAbstractTableModel):
         super().__init__()
         self.rows: list[FindingRow] = []
         self._row_of: dict[int, int] = {}
+        self.text = ""  # the document's text, for the context in the Text tooltip
         self._strike = QFont()
         self._strike.setStrikeOut(True)
         self._grey = QBrush(QColor(REJECTED_TEXT))
@@ -67,8 +81,10 @@ class FindingsModel(QAbstractTableModel):
     def spans(self) -> list:
         return [r.span for r in self.rows]
 
-    def set_spans(self, spans) -> None:
+    def set_spans(self, spans, text: str | None = None) -> None:
         spans = list(spans)
+        if text is not None:
+            self.text = text
         if [s.id for s in spans] == [r.span.id for r in self.rows]:
             # Same findings, some decided differently: update those rows in place, which keeps
             # the selection and the sort and costs nothing for the thousands that stayed.
@@ -116,6 +132,9 @@ class FindingsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (self.SCORE, self.POSITION):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
+            if col == self.TEXT and self.text:
+                # Computed on hover only: thousands of rows would otherwise pay for it up front.
+                return f"{context_of(self.text, row.span.start, row.span.end)}\n{row.tooltip}"
             return row.tooltip
         return None
 
@@ -149,23 +168,7 @@ class FindingsDock(QDockWidget):
         self.table.setWordWrap(False)
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
-        h = self.table.horizontalHeader()
-        fm = QFontMetrics(self.table.font())
-        pad = 18
-        # Fixed widths from the font, never "resize to contents", which reads every row.
-        widths = {
-            FindingsModel.CATEGORY: fm.horizontalAdvance("Organisation") + 34,
-            FindingsModel.MEMBERS: fm.horizontalAdvance("Found by") + pad,
-            FindingsModel.SCORE: fm.horizontalAdvance("Score") + pad,
-            FindingsModel.DECISION: fm.horizontalAdvance("undecided") + pad,
-            FindingsModel.POSITION: fm.horizontalAdvance("Position") + pad,
-        }
-        for c in range(len(FindingsModel.HEADERS)):
-            h.setSectionResizeMode(c, QHeaderView.ResizeMode.Interactive)
-            if c in widths:
-                h.resizeSection(c, widths[c])
-        # Text takes what is left; long member lists are elided, in full in the tooltip.
-        h.setSectionResizeMode(FindingsModel.TEXT, QHeaderView.ResizeMode.Stretch)
+        self._size_columns()
         self.table.setColumnHidden(FindingsModel.POSITION, True)
         self.counts = QLabel()
         self.counts.setObjectName("findingsCounts")
@@ -180,12 +183,48 @@ class FindingsDock(QDockWidget):
         self.table.customContextMenuRequested.connect(self._context_menu)
         self._suppress = False
 
-    def set_spans(self, spans) -> None:
+    def _size_columns(self) -> None:
+        """Compact columns from the font, the Text column as wide as its longest finding
+        (within reason), and "Found by" last, taking what is left: the text under review is
+        the point of the table, so it is never the column that gets squeezed."""
+        h = self.table.horizontalHeader()
+        fm = QFontMetrics(self.table.font())
+        pad = 14
+        # Fixed widths from the font, never "resize to contents", which measures every cell.
+        widths = {
+            FindingsModel.CATEGORY: fm.horizontalAdvance("Organisation") + 30,
+            FindingsModel.TEXT: fm.horizontalAdvance("Text") + pad,
+            FindingsModel.SCORE: fm.horizontalAdvance("Score") + pad,
+            FindingsModel.DECISION: fm.horizontalAdvance("undecided") + pad,
+            FindingsModel.POSITION: fm.horizontalAdvance("Position") + pad,
+        }
+        for c, w in widths.items():
+            h.setSectionResizeMode(c, QHeaderView.ResizeMode.Interactive)
+            h.resizeSection(c, w)
+        h.moveSection(h.visualIndex(FindingsModel.MEMBERS), len(FindingsModel.HEADERS) - 1)
+        h.setStretchLastSection(True)
+        h.setMinimumSectionSize(fm.horizontalAdvance("Score") + 8)
+
+    def _fit_text_column(self) -> None:
+        """The Text column as wide as the longest finding's text, capped; longer ones are
+        elided at their end and shown whole, with their context, in the tooltip."""
+        fm = QFontMetrics(self.table.font())
+        longest = max((fm.horizontalAdvance(r.display[FindingsModel.TEXT]) for r in self.model.rows), default=0)
+        cap = fm.averageCharWidth() * TEXT_COLUMN_CHARS
+        floor = fm.horizontalAdvance("Text") + 14
+        self.table.horizontalHeader().resizeSection(FindingsModel.TEXT, max(floor, min(cap, longest + 14)))
+
+    def set_spans(self, spans, text: str | None = None) -> None:
+        """Show ``spans``; ``text`` is the document's text (for the context tooltips), given
+        when a document is opened or its spans are reloaded."""
+        reset = [s.id for s in spans] != [r.span.id for r in self.model.rows]
         self._suppress = True
         try:
-            self.model.set_spans(spans)
+            self.model.set_spans(spans, text)
         finally:
             self._suppress = False
+        if reset:
+            self._fit_text_column()
         n = len(spans)
         undecided = sum(s.state == "undecided" for s in spans)
         rejected = sum(s.state == "rejected" for s in spans)

