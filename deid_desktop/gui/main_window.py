@@ -10,7 +10,7 @@ import logging
 from pathlib import Path
 from typing import Callable, Sequence
 
-from PySide6.QtCore import QSize, Qt, QThread, QTimer, Signal
+from PySide6.QtCore import Qt, QThread, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
-    QToolBar,
     QVBoxLayout,
 )
 
@@ -44,8 +43,10 @@ from .pane import DocumentPane
 from .queue import DocumentQueueModel, QueueDock
 from .refit import ReviewedRefit
 from .review import ReviewController
+from .room import DocumentRoom
 from .settings import AppSettings, SettingsDialog
 from .shortcuts import BY_ACTION, help_rows, tooltip
+from .toolbar import build_review_toolbar
 from .workers import DetectionWorker, ImportWorker, start_in_thread
 
 log = logging.getLogger(__name__)
@@ -114,6 +115,7 @@ class MainWindow(QMainWindow):
         self.queue_model.refresh()
         self.resize(1280, 800)
         self.resizeDocks([self.queue, self.findings], [350, 390], Qt.Orientation.Horizontal)
+        self.room = DocumentRoom(self, self.pane, [self.queue, self.findings])
         geometry, state = settings.window_state() if restore_layout else (None, None)
         if geometry:
             self.restoreGeometry(geometry)
@@ -270,18 +272,8 @@ class MainWindow(QMainWindow):
         for m in (file, edit, review, nav, help_menu):
             m.setToolTipsVisible(True)
 
-        tools = QToolBar("Review")
-        tools.setObjectName("reviewToolbar")
-        tools.setMovable(False)
-        tools.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        tools.setIconSize(QSize(16, 16))
-        for k in ("accept", "reject", "previous", "next", None, "undo", "redo", None, "accept_identical_document", "mark_reviewed", None, "export"):
-            if k is None:
-                tools.addSeparator()
-            else:
-                tools.addAction(a[k])
-        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, tools)
-        self.toolbar = tools
+        self.toolbar = build_review_toolbar(self, a)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.toolbar)
 
     def _connect(self) -> None:
         c = self.controller

@@ -52,3 +52,20 @@ def test_findings_show_the_whole_text_with_its_context(qtbot, window, workspace,
     tip = idx.data(Qt.ItemDataRole.ToolTipRole)
     assert "Patient:" in tip and NAME in tip and "MRN" in tip
     assert workspace.get_document(doc_id).n_spans >= 1
+
+
+def test_small_window_keeps_half_for_the_document_and_every_toolbar_action(qtbot, window, workspace, tmp_path):
+    # A desktop's UI font is wider than the offscreen platform's; the bar must fit with it.
+    font = window.toolbar.font()
+    font.setPointSizeF(font.pointSizeF() * 1.25)
+    window.toolbar.setFont(font)
+    window.resize(1024, 700)
+    _open(qtbot, window, workspace, write_txt(tmp_path / "in" / "note.txt"))
+    qtbot.waitUntil(lambda: window.width() == 1024)
+    QApplication.processEvents()
+    assert window.pane.width() >= window.width() // 2, (window.pane.width(), window.queue.width(), window.findings.width())
+    assert window.queue.isVisible() and window.findings.isVisible()
+    for action_id in ("export", "mark_reviewed", "accept", "reject"):
+        button = window.toolbar.widgetForAction(window.actions_by_id[action_id])
+        assert button is not None and button.isVisible(), action_id
+        assert window.toolbar.rect().contains(button.geometry()), action_id
