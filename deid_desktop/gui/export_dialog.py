@@ -34,12 +34,23 @@ MODES = (
     ("tag", "Tags — [NAME], [DATE], …"),
     ("blackout", "Blackout — █████"),
 )
+DEFAULT_MODE = "surrogate"  # the safe default: readable copies, no original left in place
 FORMAT_CHOICES = (
     (None, "Same as input"),
     ("txt", "Plain text (.txt)"),
     ("docx", "Word (.docx)"),
     ("pdf", "PDF (.pdf)"),
 )
+
+
+def start_export_session(settings: AppSettings) -> None:
+    """Each start of the application exports with the default mode until the reviewer picks
+    another: a Blackout chosen weeks ago must not silently apply to today's export."""
+    settings.export_mode = DEFAULT_MODE
+
+
+def _mode_label(mode: str) -> str:
+    return next((label for key, label in MODES if key == mode), mode)
 
 
 class ExportDialog(QDialog):
@@ -72,6 +83,16 @@ class ExportDialog(QDialog):
         for key, label in MODES:
             self.mode.addItem(label, key)
         self.mode.setCurrentIndex(max(0, self.mode.findData(settings.export_mode)))
+        # A mode other than the default, kept from an earlier export, is said out loud.
+        self.mode_note = QLabel(
+            f"Mode remembered from your last export: {_mode_label(self.mode.currentData())}. "
+            f"The default is {_mode_label(DEFAULT_MODE).split(' — ')[0]}."
+        )
+        self.mode_note.setObjectName("exportModeRemembered")
+        self.mode_note.setWordWrap(True)
+        self.mode_note.setStyleSheet("color: #8A5A00;")
+        self.mode_note.setVisible(self.mode.currentData() != DEFAULT_MODE)
+        self.mode.currentIndexChanged.connect(lambda _i: self.mode_note.hide())
         self.format = QComboBox()
         for key, label in FORMAT_CHOICES:
             self.format.addItem(label, key)
@@ -120,6 +141,7 @@ class ExportDialog(QDialog):
         what = QGroupBox("What to write")
         f = QFormLayout(what)
         f.addRow("Replace PHI with", self.mode)
+        f.addRow("", self.mode_note)
         f.addRow("File format", self.format)
         f.addRow("Destination folder", self.folder)
         scope = QGroupBox("Which documents")

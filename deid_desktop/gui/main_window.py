@@ -33,7 +33,7 @@ from ..core.store import DecisionAction, DocStatus
 from .detection import DetectorSettings, EnsembleProvider, detector_summary
 from . import file_dialogs
 from .errors import describe, show_error
-from .export_dialog import ExportDialog
+from .export_dialog import ExportDialog, start_export_session
 from .findings import FindingsDock
 from .finishing import finish_document
 from .never_flag import never_flag_asking
@@ -77,6 +77,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.workspace = workspace
         self.settings = settings
+        start_export_session(settings)
         self._owns_workspace = owns_workspace
         self._closing = False  # set on close: results still queued start no new work
         self._ensemble_override = ensemble_config

@@ -196,3 +196,34 @@ def test_a_decision_after_export_marks_the_document_changed_since_export(qtbot, 
     again.folder.edit.setText(str(tmp_path / "released-2"))
     _run_export(qtbot, again)
     assert status.data() == "exported"  # the copy is current again
+
+
+def test_blackout_is_said_when_remembered_and_reset_in_a_new_session(qtbot, window, workspace, settings, imported, tmp_path):
+    from deid_desktop.gui.main_window import MainWindow
+
+    from .conftest import RULES_ONLY
+
+    window.controller.accept_remaining()
+    window.actions_by_id["mark_reviewed"].trigger()
+    dlg = window.open_export_dialog()
+    assert not dlg.mode_note.isVisibleTo(dlg)
+    dlg.mode.setCurrentIndex(dlg.mode.findData("blackout"))
+    dlg.folder.edit.setText(str(tmp_path / "released"))
+    _run_export(qtbot, dlg)
+    dlg.close()
+
+    again = window.open_export_dialog()  # same session: kept, and said so
+    assert again.mode.currentData() == "blackout"
+    assert again.mode_note.isVisibleTo(again) and "remembered from your last export" in again.mode_note.text()
+    again.mode.setCurrentIndex(again.mode.findData("tag"))
+    assert not again.mode_note.isVisibleTo(again)  # the reviewer's own choice needs no note
+    again.close()
+    window.close()
+
+    later = MainWindow(workspace, settings, ensemble_config=RULES_ONLY)  # the next start of the app
+    qtbot.addWidget(later)
+    wait_idle(qtbot, later)
+    fresh = later.open_export_dialog()
+    assert fresh.mode.currentData() == "surrogate" and not fresh.mode_note.isVisibleTo(fresh)
+    fresh.close()
+    later.close()
