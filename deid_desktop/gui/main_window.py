@@ -13,18 +13,13 @@ from typing import Callable, Sequence
 from PySide6.QtCore import Qt, QThread, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QApplication,
     QDialog,
-    QHeaderView,
     QLabel,
     QMainWindow,
     QMessageBox,
     QProgressBar,
     QPushButton,
-    QTableWidget,
-    QTableWidgetItem,
-    QVBoxLayout,
 )
 
 from ..core.categories import CATEGORY_KEYS, Category
@@ -45,7 +40,8 @@ from .refit import ReviewedRefit
 from .review import ReviewController
 from .room import DocumentRoom
 from .settings import AppSettings, SettingsDialog
-from .shortcuts import BY_ACTION, help_rows, tooltip
+from .shortcuts import BY_ACTION, tooltip
+from .shortcuts_help import shortcuts_dialog
 from .toolbar import build_review_toolbar
 from .workers import DetectionWorker, ImportWorker, start_in_thread
 
@@ -737,26 +733,7 @@ class MainWindow(QMainWindow):
         return True
 
     def show_shortcuts(self) -> QDialog:
-        dlg = QDialog(self)
-        dlg.setObjectName("shortcutsHelp")
-        dlg.setWindowTitle("Keyboard shortcuts")
-        rows = help_rows()
-        table = QTableWidget(len(rows), 3, dlg)
-        table.setHorizontalHeaderLabels(["", "Keys", "What it does"])
-        for r, (group, keys, what) in enumerate(rows):
-            for c, text in enumerate((group, keys, what)):
-                table.setItem(r, c, QTableWidgetItem(text))
-        table.verticalHeader().hide()
-        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        table.setWordWrap(True)
-        lay = QVBoxLayout(dlg)
-        lay.addWidget(QLabel("Every action is saved as you make it; Ctrl+Z undoes it (the audit log keeps both)."))
-        lay.addWidget(table)
-        dlg.resize(820, 620)
-        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dlg = shortcuts_dialog(self)
         dlg.show()
         self.shortcuts_dialog = dlg
         return dlg

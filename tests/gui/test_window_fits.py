@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QFontMetrics, QWheelEvent
-from PySide6.QtWidgets import QApplication, QTableWidget
+from PySide6.QtWidgets import QApplication, QStyle, QTableWidget
 
 from deid_desktop.core.categories import Category
 from deid_desktop.gui.findings import FindingsModel
@@ -69,3 +69,25 @@ def test_small_window_keeps_half_for_the_document_and_every_toolbar_action(qtbot
         button = window.toolbar.widgetForAction(window.actions_by_id[action_id])
         assert button is not None and button.isVisible(), action_id
         assert window.toolbar.rect().contains(button.geometry()), action_id
+
+
+def test_help_table_shows_every_row_whole(qtbot, window):
+    from PySide6.QtCore import QRect
+
+    from .test_dialogs_fit import assert_fits
+
+    dlg = window.show_shortcuts()
+    qtbot.waitExposed(dlg)
+    table = dlg.findChild(QTableWidget)
+    QApplication.processEvents()
+    fm = QFontMetrics(table.font())
+    # Qt's item delegate lays text out inside the cell less this margin on either side.
+    margin = table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1
+    for r in range(table.rowCount()):
+        for c in range(table.columnCount()):
+            text = table.item(r, c).text()
+            room = QRect(0, 0, table.columnWidth(c) - 2 * margin, 10_000)
+            needed = fm.boundingRect(room, int(Qt.TextFlag.TextWordWrap), text).height()
+            assert table.rowHeight(r) >= needed, (r, c, table.rowHeight(r), needed)
+    assert_fits(dlg)
+    dlg.close()
