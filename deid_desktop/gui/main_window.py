@@ -174,6 +174,9 @@ class MainWindow(QMainWindow):
             "widen_end": lambda: c.resize("end", True),
             "shrink_end": lambda: c.resize("end", False),
             "mark_reviewed": lambda: finish_document(self, c),
+            "zoom_in": self.pane.zoom_in,
+            "zoom_out": self.pane.zoom_out,
+            "fit_width": self.pane.fit_width,
             "open": self.open_files_dialog,
             "open_folder": self.open_folder_dialog,
             "export": self.open_export_dialog,
@@ -258,6 +261,9 @@ class MainWindow(QMainWindow):
         nav = mb.addMenu("&Navigate")
         for k in ("next", "previous", "next_document", "previous_document", "find_document"):
             nav.addAction(a[k])
+        view = mb.addMenu("&View")
+        for k in ("zoom_in", "zoom_out", "fit_width"):
+            view.addAction(a[k])
         try:
             mb.addMenu(build_model_menu(self, lambda: self.workspace))
         except Exception as e:  # the review window must open even if that menu cannot
@@ -266,7 +272,7 @@ class MainWindow(QMainWindow):
         help_menu.addAction(a["shortcuts_help"])
         about = help_menu.addAction("&About deid-desktop")
         about.triggered.connect(self._about)
-        for m in (file, edit, review, nav, help_menu):
+        for m in (file, edit, review, nav, view, help_menu):
             m.setToolTipsVisible(True)
 
         self.toolbar = build_review_toolbar(self, a)

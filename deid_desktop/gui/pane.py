@@ -79,6 +79,21 @@ class DocumentPane(QWidget):
         self.text_view.set_spans(spans, span_at)
         self.pages_view.set_spans(spans)
 
+    def zoom_in(self) -> None:
+        self._zoom(self.pages_view.zoom_in)
+
+    def zoom_out(self) -> None:
+        self._zoom(self.pages_view.zoom_out)
+
+    def fit_width(self) -> None:
+        self._zoom(self.pages_view.fit_width)
+
+    def _zoom(self, change) -> None:
+        """Zooming is for the PDF's pages: from the Text tab of a PDF it shows them first."""
+        if self.tabs.isTabEnabled(self.PAGES_TAB):
+            self.tabs.setCurrentIndex(self.PAGES_TAB)
+        change()
+
     def set_current(self, span_id: int | None) -> None:
         self.text_view.set_current(span_id)
         self.pages_view.set_current(span_id)

@@ -20,9 +20,12 @@ from .palette import CATEGORY_COLOURS, CURRENT_OUTLINE, REJECTED_TEXT, UNDECIDED
 log = logging.getLogger(__name__)
 
 PAGE_GAP = 12
-PAGE_MARGIN = 12
+PAGE_MARGIN = 12  # above and below the pages
+SIDE_MARGIN = 2  # beside them: "fit width" gives the page the whole width
 RENDER_SCALE = 1.5  # pixels per point when the view's width is not known yet
-MIN_SCALE, MAX_SCALE = 0.6, 2.5
+MIN_SCALE, MAX_SCALE = 0.6, 2.5  # what "fit width" may choose
+ZOOM_MIN, ZOOM_MAX = 0.5, 5.0  # what zooming in and out may reach
+ZOOM_STEP = 1.25
 BACKDROP = "#D9D9D9"
 
 
@@ -71,7 +74,14 @@ def fit_scale(widest_page_points: float, view_width: int) -> float:
     """Pixels per point that fit the widest page into the view."""
     if widest_page_points <= 0 or view_width <= 0:
         return RENDER_SCALE
-    return max(MIN_SCALE, min(MAX_SCALE, (view_width - 2 * PAGE_MARGIN) / widest_page_points))
+    return max(MIN_SCALE, min(MAX_SCALE, (view_width - 2 * SIDE_MARGIN) / widest_page_points))
+
+
+def _pen(colour: QColor, width: float, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
+    """A cosmetic pen: as thin on screen at 400 % as at 60 %, so outlines never cover the text."""
+    pen = QPen(colour, width, style)
+    pen.setCosmetic(True)
+    return pen
 
 
 def render_pages(data: bytes, scale: float = RENDER_SCALE) -> list[QImage]:
@@ -109,7 +119,7 @@ class PdfCanvas(QWidget):
         y = PAGE_MARGIN
         for img in self.images[:page]:
             y += img.height() + PAGE_GAP
-        width = max((i.width() for i in self.images), default=0) + 2 * PAGE_MARGIN
+        width = max((i.width() for i in self.images), default=0) + 2 * SIDE_MARGIN
         x = (max(self.width(), width) - self.images[page].width()) / 2 if self.images else 0
         return QPointF(x, y)
 
@@ -119,7 +129,7 @@ class PdfCanvas(QWidget):
         return QRectF(o.x() + r.x() * self.scale, o.y() + r.y() * self.scale, r.width() * self.scale, r.height() * self.scale)
 
     def sizeHint(self) -> QSize:
-        w = max((i.width() for i in self.images), default=400) + 2 * PAGE_MARGIN
+        w = max((i.width() for i in self.images), default=400) + 2 * SIDE_MARGIN
         h = sum(i.height() + PAGE_GAP for i in self.images) + 2 * PAGE_MARGIN if self.images else 300
         return QSize(w, h)
 
@@ -139,33 +149,33 @@ class PdfCanvas(QWidget):
         p.fillRect(self.rect(), QColor(BACKDROP))
         for i, img in enumerate(self.images):
             origin = self.page_origin(i)
-            p.setPen(QPen(QColor("#A0A0A0"), 1))
+            p.setPen(_pen(QColor("#A0A0A0"), 1))
             p.drawRect(QRectF(origin.x() - 1, origin.y() - 1, img.width() + 1, img.height() + 1))
             p.drawImage(origin, img)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         for b in self.boxes:
             cat, state = self._states.get(b.span_id, ("NAME", "undecided"))
             colour = QColor(CATEGORY_COLOURS[Category(cat)])
-            r = self.box_rect(b).adjusted(-1, -1, 1, 1)
+            r = self.box_rect(b)
             if state in ("accepted", "added"):
                 fill = QColor(colour)
                 fill.setAlpha(150)
-                p.setPen(QPen(colour, 1.5))
+                p.setPen(_pen(colour, 1))
                 p.setBrush(fill)
                 p.drawRect(r)
             elif state == "rejected":
-                p.setPen(QPen(QColor(REJECTED_TEXT), 1.2, Qt.PenStyle.DotLine))
+                p.setPen(_pen(QColor(REJECTED_TEXT), 1, Qt.PenStyle.DotLine))
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRect(r)
                 p.drawLine(QPointF(r.left(), r.center().y()), QPointF(r.right(), r.center().y()))
             else:
                 fill = QColor(colour)
                 fill.setAlpha(UNDECIDED_ALPHA)
-                p.setPen(QPen(colour, 1.5, Qt.PenStyle.DashLine))
+                p.setPen(_pen(colour, 1, Qt.PenStyle.DashLine))
                 p.setBrush(fill)
                 p.drawRect(r)
             if b.span_id == self.current_id:
-                p.setPen(QPen(QColor(CURRENT_OUTLINE), 2.5))
+                p.setPen(_pen(QColor(CURRENT_OUTLINE), 2))
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRect(r.adjusted(-2, -2, 2, 2))
         p.end()
@@ -179,7 +189,10 @@ class PdfCanvas(QWidget):
 
 
 class PdfPagesView(QScrollArea):
-    """Scrollable pages; rendering waits until the tab is first shown for a document."""
+    """Scrollable pages; rendering waits until the tab is first shown for a document.
+
+    The pages fit the view's width until the reviewer zooms (keys, or Ctrl+wheel); a zoom
+    holds for the following documents until "fit width" again."""
 
     span_clicked = Signal(int)
 
@@ -195,6 +208,7 @@ class PdfPagesView(QScrollArea):
         self._spans: list = []
         self._rendered_for = None
         self._rendered_width = 0
+        self.zoom: float | None = None  # pixels per point chosen by zooming; None: fit the width
         # Re-render at the new width once resizing has settled, not on every pixel.
         self._rerender = QTimer(self)
         self._rerender.setSingleShot(True)
@@ -234,18 +248,50 @@ class PdfPagesView(QScrollArea):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        if self._rendered_for is not None and abs(self._available_width() - self._rendered_width) > 40:
+        if self.zoom is None and self._rendered_for is not None and abs(self._available_width() - self._rendered_width) > 40:
             self._rerender.start()
 
-    def fit_to_width(self) -> None:
-        """Render the pages again at the current width (after the view was resized)."""
+    @property
+    def scale(self) -> float:
+        """Pixels per point the pages are drawn at."""
+        return self.canvas.scale
+
+    def zoom_in(self) -> None:
+        self.set_zoom(self.scale * ZOOM_STEP)
+
+    def zoom_out(self) -> None:
+        self.set_zoom(self.scale / ZOOM_STEP)
+
+    def set_zoom(self, scale: float) -> None:
+        self.zoom = max(ZOOM_MIN, min(ZOOM_MAX, scale))
+        self._render_again()
+
+    def fit_width(self) -> None:
+        """Back to pages as wide as the view, following its width again."""
+        self.zoom = None
         self._rerender.stop()
-        if self._rendered_for is not None and self._available_width() != self._rendered_width:
+        self._render_again()
+
+    def wheelEvent(self, event) -> None:
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            steps = event.angleDelta().y() / 120
+            if steps:
+                self.set_zoom(self.scale * ZOOM_STEP**steps)
+            event.accept()
+            return
+        super().wheelEvent(event)
+
+    def fit_to_width(self) -> None:
+        """Render the pages again at the current width (after the view was resized), unless
+        the reviewer chose a zoom."""
+        self._rerender.stop()
+        if self.zoom is None and self._rendered_for is not None and self._available_width() != self._rendered_width:
             self._render_again()
 
     def _render_again(self) -> None:
         self._rendered_for = None
-        self._ensure_rendered()
+        if self.isVisible():  # otherwise when the Pages tab is next shown
+            self._ensure_rendered()
 
     def _ensure_rendered(self) -> None:
         doc = self._doc
@@ -257,7 +303,7 @@ class PdfPagesView(QScrollArea):
             return
         try:
             self._rendered_width = self._available_width()
-            scale = fit_scale(max(page_widths(doc.source_bytes), default=0), self._rendered_width)
+            scale = self.zoom or fit_scale(max(page_widths(doc.source_bytes), default=0), self._rendered_width)
             self.canvas.set_pages(render_pages(doc.source_bytes, scale), scale)
         except Exception as e:  # a page pdfium cannot draw must not break the review
             log.warning("rendering PDF pages failed (%s)", type(e).__name__)

@@ -28,6 +28,7 @@ REVIEW = "Review a finding"
 BULK = "Decide many at once"
 NAVIGATE = "Move around"
 EDIT = "Correct a span"
+PAGES = "PDF pages"
 GENERAL = "Window"
 
 SHORTCUTS: tuple[Shortcut, ...] = (
@@ -86,6 +87,10 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("undo", ("Ctrl+Z",), "&Undo", "Undo the last action (the decision stays in the audit log as undone).", EDIT),
     Shortcut("redo", ("Ctrl+Shift+Z", "Ctrl+Y"), "&Redo", "Redo the last undone action.", EDIT),
     Shortcut("mark_reviewed", ("Ctrl+Return", "Ctrl+Enter"), "&Mark document reviewed", "Record that this document has been fully reviewed.", REVIEW),
+    # Ctrl+= is Ctrl with the key that types + on US keyboards; Ctrl++ is the same key with Shift.
+    Shortcut("zoom_in", ("Ctrl+=", "Ctrl++"), "Zoom &in", "Show the PDF's pages larger (or Ctrl + mouse wheel).", PAGES),
+    Shortcut("zoom_out", ("Ctrl+-",), "Zoom &out", "Show the PDF's pages smaller (or Ctrl + mouse wheel).", PAGES),
+    Shortcut("fit_width", ("Ctrl+0",), "&Fit page width", "Show the PDF's pages as wide as the view again.", PAGES),
     Shortcut("open", ("Ctrl+O",), "&Open files…", "Import files into the workspace (folders: File → Open folder, or drop them on the window).", GENERAL),
     Shortcut("open_folder", ("Ctrl+Shift+O",), "Open &folder…", "Import a folder; each subfolder becomes one subject.", GENERAL),
     Shortcut("export", ("Ctrl+E",), "&Export…", "Write de-identified copies of reviewed documents.", GENERAL),

@@ -91,3 +91,37 @@ def test_help_table_shows_every_row_whole(qtbot, window):
             assert table.rowHeight(r) >= needed, (r, c, table.rowHeight(r), needed)
     assert_fits(dlg)
     dlg.close()
+
+
+def _wheel(widget, delta: int, modifiers) -> None:
+    pos = QPointF(widget.width() / 2, widget.height() / 2)
+    event = QWheelEvent(
+        pos, widget.mapToGlobal(pos), QPoint(0, 0), QPoint(0, delta), Qt.MouseButton.NoButton, modifiers, Qt.ScrollPhase.NoScrollPhase, False
+    )
+    QApplication.sendEvent(widget, event)
+
+
+def test_pdf_pages_zoom_with_keys_and_ctrl_wheel_and_fit_the_width(qtbot, window, workspace, tmp_path):
+    from PySide6.QtTest import QTest
+
+    window.resize(1280, 800)
+    _open(qtbot, window, workspace, write_pdf(tmp_path / "in" / "clinic.pdf"))
+    pane, view = window.pane, window.pane.pages_view
+    canvas = view.canvas
+    window.pane.text_view.setFocus()
+    QTest.keyClick(window.pane.text_view, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)  # Ctrl+=
+    assert pane.tabs.currentIndex() == pane.PAGES_TAB  # zooming shows the pages
+    qtbot.waitUntil(lambda: len(canvas.images) == 1)
+    zoomed = view.scale
+    QTest.keyClick(view, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
+    assert view.scale < zoomed and canvas.images[0].width() < 612 * zoomed
+    before = view.scale
+    _wheel(view.viewport(), 120, Qt.KeyboardModifier.ControlModifier)
+    assert view.scale == pytest.approx(before * 1.25)
+    _wheel(view.viewport(), -240, Qt.KeyboardModifier.ControlModifier)
+    assert view.scale == pytest.approx(before / 1.25)
+    QTest.keyClick(view, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)  # fit width
+    QApplication.processEvents()
+    page = canvas.images[0]
+    assert abs(page.width() - view.viewport().width()) <= 6, (page.width(), view.viewport().width())
+    assert canvas.boxes and view.zoom is None
