@@ -775,6 +775,20 @@ class MainWindow(QMainWindow):
             self.export_dialog.wait(30_000)
         self._wait_for_threads(30_000)
 
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().resizeEvent(event)
+        self._make_room()
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().showEvent(event)
+        self._make_room()
+
+    def _make_room(self) -> None:
+        # the side panels give way first (room.py); none yet while __init__ sizes the window
+        room = getattr(self, "room", None)
+        if room is not None:
+            room.schedule()
+
     def closeEvent(self, event) -> None:
         self._closing = True
         self.refit.shutdown(30_000)

@@ -7,7 +7,7 @@ strip between two full-width panels. This watches the window's size and narrows 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
 DOCUMENT_SHARE = 0.5  # the least part of the window's width the document keeps
@@ -15,8 +15,13 @@ DOCK_MIN_WIDTH = 160  # a side panel narrower than this shows nothing useful
 
 
 class DocumentRoom(QObject):
-    """Installed on the window: after each resize, docks wider than their share shrink (in
-    proportion to their widths) until ``central`` has its share."""
+    """Told by the window after each resize or show (``schedule``): docks wider than their
+    share shrink (in proportion to their widths) until ``central`` has its share.
+
+    The window calls it from its own resizeEvent rather than through an event filter: a
+    Python event filter on the main window still received the window's last events while
+    the garbage collector was tearing the pair down, and crashed the process (one GUI test
+    run in three)."""
 
     def __init__(self, window: QMainWindow, central: QWidget, docks: list[QDockWidget]) -> None:
         super().__init__(window)
@@ -28,12 +33,9 @@ class DocumentRoom(QObject):
         self._pending.setSingleShot(True)
         self._pending.setInterval(0)
         self._pending.timeout.connect(self.fit)
-        window.installEventFilter(self)
 
-    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt name)
-        if watched is self.window and event.type() in (QEvent.Type.Resize, QEvent.Type.Show):
-            self._pending.start()
-        return False
+    def schedule(self) -> None:
+        self._pending.start()
 
     def fit(self) -> None:
         """Narrow the side-by-side docks so the document has its share of the width."""
