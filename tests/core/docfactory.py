@@ -742,6 +742,11 @@ def make_lines_pdf(path: str | Path | None, lines: list[PdfLine], pagesize: tupl
         t.textOut(line.text)
         c.drawText(t)
         c.restoreState()
+    return _finish(c, buf, path)
+
+
+def _finish(c: Canvas, buf: io.BytesIO, path: str | Path | None) -> bytes:
+    """End the one-page canvas and hand back its bytes, written to ``path`` when given."""
     c.showPage()
     c.save()
     data = buf.getvalue()
@@ -767,12 +772,7 @@ def make_arc_pdf(path: str | Path | None, word: str, centre: tuple[float, float]
         c.setFont("Helvetica-Bold", 14)
         c.drawString(0, 0, letter)
         c.restoreState()
-    c.showPage()
-    c.save()
-    data = buf.getvalue()
-    if path is not None:
-        Path(path).write_bytes(data)
-    return data
+    return _finish(c, buf, path)
 
 
 def add_pdf_extras(data: bytes, secret: str) -> bytes:
@@ -835,9 +835,4 @@ def make_ocr_pdf(path: str | Path | None, lines: list[PdfLine], dpi: int = 200) 
         t.setFont(line.font, line.size)
         t.textOut(line.text)
         c.drawText(t)
-    c.showPage()
-    c.save()
-    data = buf.getvalue()
-    if path is not None:
-        Path(path).write_bytes(data)
-    return data
+    return _finish(c, buf, path)

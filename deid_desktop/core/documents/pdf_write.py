@@ -38,20 +38,15 @@ _INK_SHARE = 0.02  # of a value's pixels: less means nothing of it is visible on
 _BLOCKS = frozenset("█▇▆■")
 _UNREADABLE = re.compile(r"\(cid:\d+\)")
 _DIRECTION_ANGLE = {"ltr": 0.0, "btt": 90.0, "rtl": 180.0, "ttb": 270.0}
+# The 14 standard PDF fonts by (family, bold, italic): every viewer has them.
+_FACES = {"sans": ("Helvetica", "Oblique"), "serif": ("Times", "Italic"), "mono": ("Courier", "Oblique")}
 _STANDARD_FONTS = {
-    ("sans", False, False): "Helvetica",
-    ("sans", True, False): "Helvetica-Bold",
-    ("sans", False, True): "Helvetica-Oblique",
-    ("sans", True, True): "Helvetica-BoldOblique",
-    ("serif", False, False): "Times-Roman",
-    ("serif", True, False): "Times-Bold",
-    ("serif", False, True): "Times-Italic",
-    ("serif", True, True): "Times-BoldItalic",
-    ("mono", False, False): "Courier",
-    ("mono", True, False): "Courier-Bold",
-    ("mono", False, True): "Courier-Oblique",
-    ("mono", True, True): "Courier-BoldOblique",
+    (family, bold, italic): base + ("-" if bold or italic else "") + ("Bold" if bold else "") + (slant if italic else "")
+    for family, (base, slant) in _FACES.items()
+    for bold in (False, True)
+    for italic in (False, True)
 }
+_STANDARD_FONTS[("serif", False, False)] = "Times-Roman"
 _FONT_DIRS = (
     "/usr/share/fonts/truetype/dejavu",
     "/usr/share/fonts/dejavu",
