@@ -33,6 +33,10 @@ def application():
     app.setOrganizationName(ORGANISATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName("deid-desktop")
+    # Cyclic garbage holding widgets must be freed on this thread, never on a worker's.
+    from .collector import install
+
+    install(app)
     return app
 
 

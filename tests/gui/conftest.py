@@ -21,6 +21,17 @@ from .samples import CLINICAL_NOTE  # noqa: E402
 RULES_ONLY = str(Path(__file__).with_name("rules_only_no_propagation.toml"))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def gui_thread_collector(qapp):
+    """As in the application: cyclic garbage (windows of earlier tests) is collected on the
+    GUI thread only, never by a detection thread that happens to allocate."""
+    from deid_desktop.gui.collector import install
+
+    collector = install(qapp)
+    yield collector
+    collector.uninstall()
+
+
 @pytest.fixture
 def workspace(tmp_path):
     from deid_desktop.core.store import Workspace
