@@ -60,8 +60,25 @@ def cmd_build_model(args) -> int:
         m = (result.metrics or {}).get("token", {})
         _err(f"{cfg.name}: saved {path} ({result.steps} steps, {result.seconds:.0f} s, "
              f"validation PHI-word recall {m.get('recall', float('nan')):.3f}, precision {m.get('precision', float('nan')):.3f})")
+        _prepare_cpu_runtime(path)
     _err(f"done in {time.perf_counter() - t0:.0f} s")
     return 0
+
+
+def _prepare_cpu_runtime(path: Path) -> None:
+    """Exports the new model for ONNX Runtime now, so the first detection does not wait for
+    it (core/detect/onnx_runner.py); where that cannot be done it happens, or is skipped, at
+    first use."""
+    from .core.detect.transformer import TransformerDetector
+    from .core.errors import ModelError
+
+    try:
+        det = TransformerDetector(str(path))
+    except ModelError as e:
+        _err(f"{path.name}: not prepared for ONNX Runtime ({e})")
+        return
+    if det.backend == "onnxruntime":
+        _err(f"{path.parent.name}: exported for ONNX Runtime")
 
 
 def cmd_evaluate(args) -> int:

@@ -117,7 +117,7 @@ def test_a_model_with_shape_features_round_trips(trained_shapes, tmp_path):
     assert json.loads((path / "config.json").read_text())["deid_shape_features"] == SHAPE_SPEC
     assert verify_manifest(path) == []  # the shape weights are listed with the rest
     assert "reads word shapes" in (path / "model_card.md").read_text()
-    det = TransformerDetector(str(path), quantize=False, precision="fp32")
+    det = TransformerDetector(str(path), quantize=False, precision="fp32", backend="torch")
     assert isinstance(det.model, ShapeTokenClassifier) and det.describe()["shape_features"]
     mem = TransformerDetector.from_loaded(trained_shapes.model, trained_shapes.tokenizer, quantize=False, precision="fp32", max_length=64)
     for doc in letters(3, seed=78):
@@ -145,7 +145,7 @@ def test_a_plain_model_folder_loads_and_predicts_exactly_as_before(trained, tmp_
     assert "word shapes" not in (path / "model_card.md").read_text()
     model = load_token_classifier(path)
     assert type(model).__name__ == "BertForTokenClassification"  # not wrapped
-    det = TransformerDetector(str(path), quantize=False, precision="fp32")
+    det = TransformerDetector(str(path), quantize=False, precision="fp32", backend="torch")
     assert det.shapes is False and not det.describe()["shape_features"]
     # The same folder read straight through transformers, with none of our loading code.
     raw = AutoModelForTokenClassification.from_pretrained(str(path), local_files_only=True)

@@ -157,7 +157,10 @@ def test_describe_and_device(det, model_dir):
     assert d["labels"] == "native" and d["batch_size"] == 4 and d["threads"] == 1
     default = TransformerDetector(str(model_dir))
     assert default.name == "tiny-names" and default.quantized is False
-    assert default.dtype == ("bfloat16" if cpu_has_native_bf16() else "float32")
+    # on a CPU the default runs in ONNX Runtime, float32; torch autocasts where bf16 is native
+    assert default.backend == "onnxruntime" and default.dtype == "float32" and default.batch_size == 8
+    on_torch = TransformerDetector(str(model_dir), backend="torch")
+    assert on_torch.dtype == ("bfloat16" if cpu_has_native_bf16() else "float32") and on_torch.batch_size == 64
 
 
 def test_decoder_merges_begin_inside_and_splits_at_a_new_begin():

@@ -48,6 +48,8 @@ ENSEMBLE_KEYS = frozenset(
     {"strategy", "priority", "threshold", "tie_breaker", "propagate", "category_weights", "whole_span_categories", "trust_validated"}
 )
 TOP_LEVEL_KEYS = frozenset({"ensemble", "member"})
+# What a transformer member may say besides name, type, weight and optional.
+TRANSFORMER_KEYS = frozenset({"model", "device", "batch_size", "label_map", "max_length", "quantize", "precision", "threads", "backend"})
 # Partial acceptance of these leaves a readable piece of an identifier in the export. Only
 # PROFESSION is left out: "consultant cardiologist" without "cardiologist" identifies nobody.
 DEFAULT_WHOLE_SPAN = tuple(c for c in Category if c is not Category.PROFESSION)
@@ -270,7 +272,10 @@ def build_member(mc: MemberConfig, *, inclusion=None, model_override: str | None
                 log.warning("model for ensemble member %s not found; running without it", mc.name)
                 return None
             raise ConfigError(f"model folder for member {mc.name!r} not found: {spec}")
-        opts = {k: v for k, v in mc.options.items() if k in ("device", "batch_size", "label_map", "max_length", "quantize")}
+        unknown = sorted(set(mc.options) - TRANSFORMER_KEYS)
+        if unknown:
+            raise ConfigError(f"unknown key {unknown[0]!r} in member {mc.name!r}; expected some of {', '.join(sorted(TRANSFORMER_KEYS))}")
+        opts = {k: v for k, v in mc.options.items() if k != "model"}
         det = TransformerDetector(str(path), name=mc.name, **opts)
         if inclusion is not None:
             det.inclusion = inclusion

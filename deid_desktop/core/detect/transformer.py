@@ -27,28 +27,37 @@ from ..learn.hf import load_config, load_token_classifier, load_tokenizer, quiet
 from ..learn.label_map import meanings_for
 from ..learn.labels import WordDecoder
 from ..learn.modelio import CURRENT, MANIFEST, load_manifest, resolve_model_dir
-from ..learn.shape import shape_ids
-from ..learn.shape_model import uses_shapes
+from ..learn.shape import check_spec, shape_ids
+from ..learn.shape_model import saved_spec, uses_shapes
 from ..spans import Span
 from ..text import sentences as split_sentences
 from ..text import words
 from .base import Detector, register
+from .onnx_runner import OnnxRunner, open_runner
+from .onnx_runner import available as onnx_available
 
 log = logging.getLogger(__name__)
 
-# Number formats on CPU, measured with a fine-tuned MiniLM on 703 held-out synthetic sentences
-# (2-core AMD EPYC with AVX512-BF16, shared with other jobs, so ranges; sentences/s):
+# Backends and number formats on CPU. Measured first with a fine-tuned MiniLM on 703 held-out
+# synthetic sentences (2-core AMD EPYC with AVX512-BF16, shared with other jobs, so ranges;
+# sentences/s):
 #   float32                       120-375
-#   bfloat16 autocast             200-680   same spans as float32
+#   bfloat16 autocast             200-680
 #   dynamic int8 Linear layers    225-940   word recall 0.9945 -> 0.9868 (precision up), and
 #                                           115 of ~720 spans changed with the batch a
 #                                           sentence ran in: activation scales are per batch
-# So int8 is opt-in (quantize=True); by default bfloat16 is used where the CPU has it in
-# hardware (precision="auto") and float32 elsewhere.
+# Then on the 30 unseen notes of benchmarks/data (same machine, best of 3, seconds):
+#   torch float32 20.1, torch bfloat16 26.7 (and 3 spans of 1,415 changed), ONNX Runtime
+#   float32 6.9 at 8 sentences a batch, 7.6 at 64, spans identical to torch float32.
+# So on a CPU the default is ONNX Runtime in float32 (onnx_runner.py); int8 (quantize=True)
+# and bfloat16 (precision="bf16") stay opt-in on the torch backend, which a GPU also uses.
 
 # Sentences handled per pass: bounds memory for very large calls; within a pass they are
 # sorted by length, so padding stays small.
 WINDOW = 8192
+# Sentences per forward pass when the ensemble file does not say (see _setup).
+TORCH_BATCH = 64
+ONNX_BATCH = 8
 
 
 @dataclass
@@ -89,13 +98,14 @@ class TransformerDetector(Detector):
         *,
         name: str | None = None,
         device: str = "auto",
-        batch_size: int = 64,
+        batch_size: int | None = None,
         label_map: str | dict | None = None,
         max_length: int | None = None,
         quantize: bool | None = None,
         inclusion: Any = None,
         precision: str = "auto",
         threads: int | None = None,
+        backend: str = "auto",
     ):
         path = resolve_model_dir(model_dir)
         manifest: dict[str, Any] = {}
@@ -105,11 +115,33 @@ class TransformerDetector(Detector):
             except ModelError as e:
                 log.warning("%s", e)
         tokenizer = load_tokenizer(path)
-        load_config(path)  # a clear error for a broken config before the weights load
-        model = load_token_classifier(path)
+        config = load_config(path)  # a clear error for a broken config before the weights load
+        torch_device = pick_device(device)
+        chosen = choose_backend(backend, torch_device, quantize, precision)
+        n_threads = threads or physical_cores()
+        model: Any = None
+        runner: OnnxRunner | None = None
+        if chosen == "onnx":
+            spec = saved_spec(config)
+            if spec is not None and not check_spec(spec):
+                raise ModelError(f"{path.name}: the model was trained with word-shape features of another version")
+            names = input_names(tokenizer, spec is not None)
+            # With a current export the torch weights are never loaded: start-up is the
+            # session's, not torch's.
+            try:
+                runner = open_runner(path, names, n_threads, lambda: load_token_classifier(path))
+            except ModelError as e:
+                if backend == "onnx":
+                    raise
+                # "auto": a model the exporter cannot take still runs, on torch
+                log.warning("%s; running on torch instead", e)
+        if runner is None:
+            model = load_token_classifier(path)
         self._setup(
             model,
             tokenizer,
+            config=config,
+            runner=runner,
             name=name or _model_name(path, manifest),
             device=device,
             batch_size=batch_size,
@@ -118,7 +150,7 @@ class TransformerDetector(Detector):
             quantize=quantize,
             inclusion=inclusion,
             precision=precision,
-            threads=threads,
+            threads=n_threads,
             path=path,
             manifest=manifest,
         )
@@ -131,7 +163,7 @@ class TransformerDetector(Detector):
         *,
         name: str = "transformer",
         device: str = "auto",
-        batch_size: int = 64,
+        batch_size: int | None = None,
         label_map: str | dict | None = None,
         max_length: int | None = None,
         quantize: bool | None = False,
@@ -142,7 +174,7 @@ class TransformerDetector(Detector):
         """A detector over a model already in memory (evaluation right after training)."""
         det = cls.__new__(cls)
         det._setup(
-            model, tokenizer, name=name, device=device, batch_size=batch_size, label_map=label_map,
+            model, tokenizer, config=model.config, runner=None, name=name, device=device, batch_size=batch_size, label_map=label_map,
             max_length=max_length, quantize=quantize, inclusion=inclusion, precision=precision,
             threads=threads, path=None, manifest={},
         )
@@ -153,9 +185,11 @@ class TransformerDetector(Detector):
         model: Any,
         tokenizer: Any,
         *,
+        config: Any,
+        runner: "OnnxRunner | None",
         name: str,
         device: str,
-        batch_size: int,
+        batch_size: int | None,
         label_map: str | Mapping | None,
         max_length: int | None,
         quantize: bool | None,
@@ -165,6 +199,10 @@ class TransformerDetector(Detector):
         path: Path | None,
         manifest: dict[str, Any],
     ) -> None:
+        if batch_size is None:
+            # ONNX Runtime on a CPU is fastest on small batches (less padding, measured in
+            # docs/benchmarks.md, "Throughput"); torch, and a GPU, on large ones.
+            batch_size = ONNX_BATCH if runner is not None else TORCH_BATCH
         if batch_size < 1:
             raise ModelError("batch_size must be at least 1")
         self.name = name
@@ -173,10 +211,10 @@ class TransformerDetector(Detector):
         self.path = path
         self.manifest = manifest
         self.tokenizer = tokenizer
-        meanings, self.label_reading = meanings_for(model.config.id2label, label_map)
+        meanings, self.label_reading = meanings_for(config.id2label, label_map)
         self.decoder = WordDecoder(meanings)
         limit = min(
-            int(getattr(model.config, "max_position_embeddings", 512) or 512),
+            int(getattr(config, "max_position_embeddings", 512) or 512),
             int(getattr(tokenizer, "model_max_length", 512) or 512),
             512,
         )
@@ -184,25 +222,34 @@ class TransformerDetector(Detector):
         self.budget = content_budget(tokenizer, self.max_length)
         self._device = pick_device(device)
         self.threads = threads or physical_cores()
-        # A model trained with word shapes gets them computed from each piece's cased text.
-        self.shapes = uses_shapes(model)
-        model = model.to(self._device).eval()
-        want_int8 = bool(quantize)  # None: the default, which is off (see the table above)
+        self.runner = runner
         self.quantized = False
-        if want_int8 and self._device.type == "cpu":
-            q = quantize_linear_int8(model)
-            if q is not None:
-                model, self.quantized = q, True
         self._autocast: torch.dtype | None = None
-        if not self.quantized and self._device.type in ("cuda", "cpu"):
-            self._autocast = autocast_dtype(self._device, precision)
-        self.model = model
+        if runner is not None:
+            # A model trained with word shapes gets them computed from each piece's cased text.
+            self.shapes = "shape_ids" in runner.input_names
+            self.model = None
+        else:
+            self.shapes = uses_shapes(model)
+            model = model.to(self._device).eval()
+            want_int8 = bool(quantize)  # None: the default, which is off (see the table above)
+            if want_int8 and self._device.type == "cpu":
+                q = quantize_linear_int8(model)
+                if q is not None:
+                    model, self.quantized = q, True
+            if not self.quantized and self._device.type in ("cuda", "cpu"):
+                self._autocast = autocast_dtype(self._device, precision)
+            self.model = model
         self.pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
 
     # -- description ---------------------------------------------------------------------
     @property
     def device(self) -> str:
         return str(self._device)
+
+    @property
+    def backend(self) -> str:
+        return "onnxruntime" if self.runner is not None else "torch"
 
     @property
     def dtype(self) -> str:
@@ -222,13 +269,14 @@ class TransformerDetector(Detector):
             "path": str(self.path) if self.path else None,
             "base_model": m.get("base_model"),
             "device": self.device,
+            "backend": self.backend,
             "dtype": self.dtype,
             "quantized": self.quantized,
             "labels": self.label_reading,
             "shape_features": self.shapes,
             "max_length": self.max_length,
             "batch_size": self.batch_size,
-            "threads": self.threads if self._device.type == "cpu" else None,
+            "threads": (self.runner.threads if self.runner is not None else self.threads) if self._device.type == "cpu" else None,
         }
 
     # -- detection -----------------------------------------------------------------------
@@ -316,17 +364,60 @@ class TransformerDetector(Detector):
 
     def _forward(self, batch: list[_Piece]) -> list[np.ndarray]:
         n = max(len(p.enc["input_ids"]) for p in batch)
-        feeds: dict[str, torch.Tensor] = {}
+        feeds: dict[str, np.ndarray] = {}
         for key in batch[0].enc:
             fill = self.pad_id if key == "input_ids" else 0
-            rows = [p.enc[key] + [fill] * (n - len(p.enc[key])) for p in batch]
-            feeds[key] = torch.tensor(rows, dtype=torch.long, device=self._device)
+            feeds[key] = np.array([p.enc[key] + [fill] * (n - len(p.enc[key])) for p in batch], dtype=np.int64)
+        if self.runner is not None:
+            probs = _softmax(self.runner(feeds))
+        else:
+            probs = self._torch_forward(feeds)
+        return [probs[i, : len(p.enc["input_ids"])] for i, p in enumerate(batch)]
+
+    def _torch_forward(self, feeds: dict[str, np.ndarray]) -> np.ndarray:
+        tensors = {k: torch.from_numpy(v).to(self._device) for k, v in feeds.items()}
         ctx = (
             torch.autocast(device_type=self._device.type, dtype=self._autocast)
             if self._autocast is not None
             else contextlib.nullcontext()
         )
         with torch.inference_mode(), ctx:
-            logits = self.model(**feeds).logits
-        probs = torch.softmax(logits.float(), dim=-1).cpu().numpy()
-        return [probs[i, : len(p.enc["input_ids"])] for i, p in enumerate(batch)]
+            logits = self.model(**tensors).logits
+        return torch.softmax(logits.float(), dim=-1).cpu().numpy()
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    z = logits.astype(np.float32, copy=False)
+    z = np.exp(z - z.max(axis=-1, keepdims=True))
+    return z / z.sum(axis=-1, keepdims=True)
+
+
+BACKENDS = ("auto", "torch", "onnx")
+
+
+def choose_backend(backend: str, device: torch.device, quantize: bool | None, precision: str) -> str:
+    """"torch" or "onnx" for ``backend``. "auto" takes ONNX Runtime on the CPU (float32, same
+    spans, several times faster at desktop batch sizes) unless int8 or bfloat16 was asked for,
+    which only the torch path has; torch on a GPU."""
+    if backend not in BACKENDS:
+        raise ModelError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
+    if backend == "torch":
+        return "torch"
+    on_cpu = device.type == "cpu"
+    if backend == "onnx":
+        if not on_cpu:
+            raise ModelError(f"backend = \"onnx\" runs on the CPU only, not on {device.type}")
+        if not onnx_available():
+            raise ModelError("backend = \"onnx\" needs the onnxruntime package, which is not installed")
+        return "onnx"
+    if on_cpu and not quantize and precision != "bf16" and onnx_available():
+        return "onnx"
+    return "torch"
+
+
+def input_names(tokenizer: Any, shapes: bool) -> list[str]:
+    """The model inputs the tokenizer produces (input_ids, attention_mask, ...), plus the
+    word shapes for a model trained with them."""
+    with quiet():
+        keys = [k for k in tokenizer(["a"], return_offsets_mapping=True).keys() if k != "offset_mapping"]
+    return keys + (["shape_ids"] if shapes else [])

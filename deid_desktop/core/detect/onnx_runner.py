@@ -1,0 +1,180 @@
+"""Running a transformer member with ONNX Runtime on the CPU.
+
+On a 2-core CPU ONNX Runtime runs the fine-tuned MiniLM several times faster than eager torch
+at the small batches a desktop sees, with the same logits to ~1e-5 (so the same spans; see
+tests/core/test_onnx_runner.py and docs/benchmarks.md, "Throughput"). The graph is exported
+from the torch model once and cached:
+
+- beside the model, in ``<model>/onnx/``, when that folder can be written (a model built by
+  ``make model`` or a workspace's retrained version), else
+- in the user's cache folder (an installed, read-only model).
+
+The cache file is named by a fingerprint of the weights and config files (path, size,
+modification time), the torch version and the inputs, so a retrained or rebuilt model is
+exported again and an old export is never used for new weights.
+
+int8 was measured and is not offered here: dynamic int8 (per-channel weights, MatMul only or
+all) changed 3.5-4 % of token predictions of the fine-tuned MiniLM on unseen notes, far past
+the 0.2-point recall budget, and its activation scales depend on the batch a sentence runs in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import tempfile
+import warnings
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ..errors import ModelError
+
+log = logging.getLogger(__name__)
+
+EXPORT_VERSION = "1"
+OPSET = 17
+FINGERPRINT_FILES = ("config.json", "model.safetensors", "pytorch_model.bin", "shape_embeddings.safetensors")
+
+
+def available() -> bool:
+    try:
+        import onnxruntime  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def cache_root() -> Path:
+    """The per-user cache for exports of models whose own folder is read-only."""
+    env = os.environ.get("DEID_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "deid-desktop"
+
+
+def fingerprint(model_dir: Path, input_names: Sequence[str]) -> str:
+    import torch
+
+    h = hashlib.sha256()
+    h.update(f"{EXPORT_VERSION}|{OPSET}|{torch.__version__}|{','.join(input_names)}|{model_dir.resolve()}".encode())
+    for name in FINGERPRINT_FILES:
+        f = model_dir / name
+        if f.is_file():
+            st = f.stat()
+            h.update(f"|{name}:{st.st_size}:{st.st_mtime_ns}".encode())
+    return h.hexdigest()[:24]
+
+
+def _writable_dir(folder: Path) -> bool:
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK | os.X_OK)
+
+
+def export_path(model_dir: Path, input_names: Sequence[str]) -> Path:
+    """Where the export of ``model_dir`` lives (it may not exist yet)."""
+    name = f"model-{fingerprint(model_dir, input_names)}.onnx"
+    own = model_dir / "onnx"
+    if own.is_dir() or os.access(model_dir, os.W_OK):
+        return own / name
+    return cache_root() / "onnx" / name
+
+
+class _LogitsOnly:
+    """Wraps the token classifier so the exported graph takes named integer inputs and gives
+    the logits alone."""
+
+    def __new__(cls, model: Any, input_names: Sequence[str]):
+        import torch
+
+        names = list(input_names)
+
+        class Wrapper(torch.nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.model = model
+
+            def forward(self, *args: torch.Tensor) -> torch.Tensor:
+                return self.model(**dict(zip(names, args))).logits
+
+        return Wrapper()
+
+
+def export(model: Any, input_names: Sequence[str], target: Path) -> Path:
+    """Exports ``model`` (a torch token classifier) to ``target`` atomically, with the batch
+    and sequence axes dynamic."""
+    import torch
+
+    target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    wrapper = _LogitsOnly(model.float().cpu().eval(), input_names)
+    sample = tuple(torch.ones((2, 8), dtype=torch.long) for _ in input_names)
+    axes = {n: {0: "batch", 1: "sequence"} for n in [*input_names, "logits"]}
+    fd, tmp = tempfile.mkstemp(prefix=".export-", suffix=".onnx", dir=str(target.parent))
+    os.close(fd)
+    try:
+        with warnings.catch_warnings(), torch.inference_mode(False), torch.no_grad():
+            warnings.simplefilter("ignore")  # tracer notes on shape-dependent Python branches
+            torch.onnx.export(
+                wrapper,
+                sample,
+                tmp,
+                input_names=list(input_names),
+                output_names=["logits"],
+                dynamic_axes=axes,
+                opset_version=OPSET,
+                dynamo=False,
+            )
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, target)
+    except Exception as e:
+        Path(tmp).unlink(missing_ok=True)
+        raise ModelError(f"{target.parent.parent.name}: the model could not be exported for ONNX Runtime ({type(e).__name__})") from None
+    for old in target.parent.glob("model-*.onnx"):  # exports of earlier weights
+        if old != target:
+            old.unlink(missing_ok=True)
+    return target
+
+
+class OnnxRunner:
+    """An ONNX Runtime session over an exported token classifier: integer feeds in, logits
+    out (float32, batch x sequence x labels)."""
+
+    def __init__(self, path: Path, threads: int) -> None:
+        import onnxruntime as ort
+
+        so = ort.SessionOptions()
+        so.intra_op_num_threads = max(1, int(threads))
+        so.inter_op_num_threads = 1
+        so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        # Spinning workers burn the cores they wait on; on a desktop busy with other work that
+        # turned a share of the machine into a collapse (issue 11). Sleep instead.
+        so.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        so.log_severity_level = 3
+        try:
+            self.session = ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+        except Exception as e:  # a truncated or foreign file: one clear message
+            raise ModelError(f"{path.name}: ONNX Runtime could not load the exported model ({type(e).__name__})") from None
+        self.input_names = [i.name for i in self.session.get_inputs()]
+        self.threads = so.intra_op_num_threads
+
+    def __call__(self, feeds: Mapping[str, np.ndarray]) -> np.ndarray:
+        return self.session.run(["logits"], {k: feeds[k] for k in self.input_names})[0]
+
+
+def open_runner(model_dir: Path, input_names: Sequence[str], threads: int, load_model) -> OnnxRunner:
+    """The runner for ``model_dir``, exporting it first (with ``load_model()``, the torch
+    model) when there is no current export."""
+    path = export_path(model_dir, input_names)
+    if not path.is_file():
+        if not _writable_dir(path.parent):
+            raise ModelError(f"{model_dir.name}: no writable folder for the ONNX export")
+        log.info("exporting %s for ONNX Runtime (once per model version)", model_dir.name)
+        export(load_model(), input_names, path)
+    return OnnxRunner(path, threads)
