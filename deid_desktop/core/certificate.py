@@ -340,8 +340,8 @@ def render_pdf(cert: dict[str, Any]) -> bytes:
     story: list[Any] = [Paragraph("Release certificate", styles["Title"]), Paragraph(escape(f"Updated {cert.get('updated_utc', '-')}"), styles["BodyText"])]
     head = ["File", "Output SHA-256", "Reviewers", "Decisions", "Auto-accepted", "Re-scan", "Residual", "Check"]
     for i, e in enumerate(cert.get("exports", []), 1):
-        facts = summary_lines({"exports": [e], "updated_utc": ""})[2:]
-        story.append(Paragraph(escape(f"Export {i} of {len(cert['exports'])}"), styles["Heading2"]))
+        heading, *facts = summary_lines({"exports": [e], "updated_utc": ""})[2:]
+        story.append(Paragraph(escape(heading.replace("Export 1 of 1", f"Export {i} of {len(cert['exports'])}")), styles["Heading3"]))
         story += [Paragraph(escape(line), styles["BodyText"]) for line in facts if not line.startswith("  ")]
         story.append(Spacer(1, 4 * mm))
         rows = [[Paragraph(h, small) for h in head]]
@@ -358,7 +358,7 @@ def render_pdf(cert: dict[str, Any]) -> bytes:
                 "yes" if out["needs_check"] else "no",
             ]
             rows.append([Paragraph(escape(c), small) for c in cells])
-        table = Table(rows, colWidths=[62 * mm, 62 * mm, 30 * mm, 40 * mm, 20 * mm, 16 * mm, 16 * mm, 12 * mm], repeatRows=1)
+        table = Table(rows, colWidths=[60 * mm, 60 * mm, 30 * mm, 40 * mm, 24 * mm, 16 * mm, 16 * mm, 12 * mm], repeatRows=1)
         table.setStyle(TableStyle([
             ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
             ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#E8E8E8")),
