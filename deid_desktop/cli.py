@@ -283,15 +283,56 @@ def cmd_deidentify(args) -> int:
             bar.update()
     bar.close()
     jp, cp = write_report(out_dir, results, meta)
+    cert = _write_certificate(out_dir, results, opts_id, args, deid.detector)
     n_ok = sum(r.status == "ok" for r in results.values())
     n_err = sum(r.status == "error" for r in results.values())
     n_skip = sum(r.status == "skipped" for r in results.values())
     n_find = sum(bool(r.rescan_findings) or r.residual_originals > 0 for r in results.values())
-    _err(f"{n_ok} file(s) de-identified, {n_err} failed, {n_skip} skipped (not .txt/.docx/.pdf); report: {jp}")
+    _err(f"{n_ok} file(s) de-identified, {n_err} failed, {n_skip} skipped (not .txt/.docx/.pdf); report: {jp}"
+         + (f"; release certificate: {cert}" if cert else ""))
     if n_find:
         _err(f"{n_find} file(s) have re-scan findings or replaced values still present elsewhere in the text: "
              "review them before release (see the report)")
     return 1 if n_err else 0
+
+
+def _write_certificate(out_dir: Path, results: dict, opts_id: str, args, detector) -> Path | None:
+    """The release certificate of the files these options made (this run's and those it
+    resumed). Nobody reviewed a batch: every finding is replaced without a decision."""
+    from .core import certificate
+
+    made = [r for r in results.values() if r.options == opts_id and r.status in ("ok", "error")]
+    if not made:
+        return None
+    record = certificate.export_record(
+        [certificate.certified_output(r, out_dir, input_digest=r.input_digest, auto_accepted=r.n_phi) for r in made],
+        tool="deid-desktop deidentify",
+        exported_by="",
+        options={"mode": args.mode, "format": args.format or "same as input", "unreviewed_policy": "accept", "rescan": not args.no_rescan},
+        detector=certificate.detector_record(detector),
+    )
+    return certificate.write_certificate(out_dir, record)[1]
+
+
+def cmd_verify_certificate(args) -> int:
+    from .core.certificate import verify_certificate
+
+    path = Path(args.certificate)
+    try:
+        cert = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        _err(f"cannot read the certificate {path.name}: {getattr(e, 'strerror', None) or type(e).__name__}")
+        return 2
+    if not isinstance(cert, dict) or not isinstance(cert.get("exports"), list):
+        _err(f"{path.name} is not a release certificate")
+        return 2
+    v = verify_certificate(cert, Path(args.folder) if args.folder else path.parent)
+    for name in v.changed:
+        print(f"changed since release: {name}")
+    for name in v.missing:
+        print(f"missing: {name}")
+    print(f"{len(v.unchanged)} file(s) as released, {len(v.changed)} changed, {len(v.missing)} missing")
+    return 0 if v.ok else 1
 
 
 NAME_MAP_SETTING = "batch_name_map"
@@ -340,6 +381,11 @@ def build_parser() -> argparse.ArgumentParser:
                                       "never inside --out)")
     x.add_argument("--quiet", action="store_true")
     x.set_defaults(func=cmd_deidentify)
+
+    c = sub.add_parser("verify-certificate", help="check that the files a release certificate lists are as released")
+    c.add_argument("certificate", help="release-certificate.json")
+    c.add_argument("folder", nargs="?", help="the released folder (default: the certificate's folder)")
+    c.set_defaults(func=cmd_verify_certificate)
 
     for register in _EXTRA_COMMANDS:
         register(sub)

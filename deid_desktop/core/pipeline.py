@@ -360,6 +360,12 @@ def input_digest(path: Path, secret: bytes) -> str:
     return h.hexdigest()
 
 
+def bytes_digest(data: bytes, secret: bytes) -> str:
+    """``input_digest`` of bytes already in memory (a workspace keeps each imported file's
+    bytes), so an export from the app names its input the way a batch report does."""
+    return hmac.new(_digest_key(secret), data, hashlib.sha256).hexdigest()
+
+
 def options_digest(secret: bytes, options: dict[str, Any]) -> str:
     """Identity of everything that shapes an output: mode, format, detector, surrogate
     options and the key (by a keyed hash: the key itself never reaches the report)."""

@@ -36,3 +36,18 @@ def atomic_text(path: str | Path, *, mode: int = OWNER_ONLY, newline: str | None
 def write_atomic_text(path: str | Path, text: str, *, mode: int = OWNER_ONLY) -> None:
     with atomic_text(path, mode=mode) as f:
         f.write(text)
+
+
+def write_atomic_bytes(path: str | Path, data: bytes, *, mode: int = OWNER_ONLY) -> None:
+    """``atomic_text`` for bytes (a rendered PDF): the old file or the new one, never half."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            if mode != OWNER_ONLY:
+                os.fchmod(f.fileno(), mode)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

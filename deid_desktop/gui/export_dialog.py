@@ -1,5 +1,5 @@
-"""The export dialog: what to write, where, for which documents — then progress and the
-report, with the export itself running on a worker thread."""
+"""The export dialog: what to write, where, for which documents — then progress, the report
+and the release certificate, with the export itself running on a worker thread."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..core.certificate import certificate_text
 from ..core.store import DocStatus
 from .export_state import record_exported
 from .exporting import ExportJob, ExportOptions, ExportSummary
@@ -162,10 +163,17 @@ class ExportDialog(QDialog):
         self.export_button.setDefault(True)
         self.cancel_button = QPushButton("Cancel")
         self.close_button = QPushButton("Close")
+        # shown once an export has written its certificate
+        self.certificate_button = QPushButton("Show certificate")
+        self.certificate_button.setObjectName("showCertificate")
+        self.certificate_button.clicked.connect(self.show_certificate)
+        self.certificate_view: CertificateDialog | None = None
+        self.buttons.addButton(self.certificate_button, QDialogButtonBox.ButtonRole.ActionRole)
         self.buttons.addButton(self.export_button, QDialogButtonBox.ButtonRole.ActionRole)
         self.buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.RejectRole)
         self.buttons.addButton(self.close_button, QDialogButtonBox.ButtonRole.AcceptRole)
         self.cancel_button.hide()
+        self.certificate_button.hide()  # adding a button to the box shows it
         self.export_button.clicked.connect(self.start)
         self.cancel_button.clicked.connect(self.cancel)
         self.close_button.clicked.connect(self.close)
@@ -259,6 +267,7 @@ class ExportDialog(QDialog):
         self.settings.export_mode = opts.mode
         self._say("")
         self.report.clear()
+        self.certificate_button.hide()
         self.progress.setRange(0, len(ids))
         self.progress.setValue(0)
         self.progress.show()
@@ -302,7 +311,18 @@ class ExportDialog(QDialog):
         self.notice.setStyleSheet("")
         self.notice.setText("Export cancelled." if summary.cancelled else "Export finished.")
         self.report.setPlainText(summary.text())
+        self.certificate_button.setVisible(summary.certificate is not None)
         self.export_finished.emit(summary)
+
+    def show_certificate(self) -> "CertificateDialog | None":
+        """The release certificate of the folder just exported to, read-only."""
+        if self.summary is None or self.summary.certificate is None:
+            return None
+        if self.certificate_view is not None:
+            self.certificate_view.close()
+        self.certificate_view = CertificateDialog(self.summary.certificate, self.summary.certificate_pdf, self)
+        self.certificate_view.show()
+        return self.certificate_view
 
     def _on_failed(self, message: str) -> None:
         self._say(message)
@@ -327,6 +347,29 @@ class ExportDialog(QDialog):
             self._worker.cancel()
             return
         super().done(result)
+
+
+class CertificateDialog(QDialog):
+    """The certificate as a person reads it: each export's facts and one line per output.
+    The text scrolls; the dialog keeps to a small laptop's screen."""
+
+    def __init__(self, cert: dict, pdf: Path | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Release certificate")
+        self.setObjectName("certificateDialog")
+        where = QLabel(f"Written beside the report: {pdf.name} and {pdf.with_suffix('.json').name} in {pdf.parent}" if pdf else "")
+        where.setWordWrap(True)
+        self.text = QPlainTextEdit(certificate_text(cert))
+        self.text.setObjectName("certificateText")
+        self.text.setReadOnly(True)
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.close)
+        lay = QVBoxLayout(self)
+        lay.addWidget(where)
+        lay.addWidget(self.text, 1)
+        lay.addWidget(buttons)
+        self.resize(760, 520)
 
 
 def _resolved(path: Path) -> Path:

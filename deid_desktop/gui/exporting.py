@@ -2,7 +2,8 @@
 
 Spans come from the reviewer's decisions (``Workspace.final_spans``); the file is written by
 the same ``Deidentifier.export`` the CLI uses (surrogates keyed by the workspace secret and
-the document's subject, re-scan of the output); the PHI-free report goes next to the files.
+the document's subject, re-scan of the output); the PHI-free report and the release
+certificate (``core.certificate``) go next to the files.
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Literal, Sequence
+from typing import Any, Callable, Literal, Sequence
 
+from ..core import certificate
 from ..core.categories import display_name
 from ..core.documents.export import output_suffix
 from ..core.errors import DeidError
 from ..core.naming import FileNamer, claim, output_name
-from ..core.pipeline import FileResult, load_report, renamed_message, write_report
+from ..core.pipeline import FileResult, bytes_digest, load_report, renamed_message, write_report
 from ..core.store import DocStatus
 
 log = logging.getLogger(__name__)
@@ -39,10 +41,25 @@ class ExportOptions:
 
 
 @dataclass
+class ExportedDocument:
+    """What the certificate needs about a document that the file result does not say."""
+
+    document_id: int
+    status_at_export: str
+    input_digest: str = ""
+    auto_accepted: int = 0  # undecided findings the export replaced without a decision
+    review: certificate.Review | None = None  # the decisions the export followed
+
+
+@dataclass
 class ExportSummary:
     results: dict[str, FileResult] = field(default_factory=dict)
+    documents: dict[str, ExportedDocument] = field(default_factory=dict)  # by result key
     report_json: Path | None = None
     report_csv: Path | None = None
+    certificate_json: Path | None = None
+    certificate_pdf: Path | None = None
+    certificate: dict[str, Any] | None = None
     exported_ids: list[int] = field(default_factory=list)
     cancelled: bool = False
 
@@ -74,6 +91,8 @@ class ExportSummary:
                 lines.append(f"  failed: {r.error}")
         if self.report_json:
             lines.append(f"Report: {self.report_json}")
+        if self.certificate_pdf:
+            lines.append(f"Release certificate: {self.certificate_pdf}")
         return "\n".join(lines)
 
 
@@ -142,8 +161,10 @@ class ExportJob:
             key = namer.file_stem(name.stem, subject) + name.suffix
             if key in summary.results:
                 key = f"{key} (document {row.id})"
-            result = self._export_one(deid, row, opts, taken, key, namer)
+            exported_doc = ExportedDocument(row.id, str(row.status))
+            result = self._export_one(deid, row, opts, taken, key, namer, exported_doc)
             summary.results[key] = result
+            summary.documents[key] = exported_doc
             if result.status == "ok":
                 summary.exported_ids.append(row.id)
                 if exported:
@@ -160,9 +181,35 @@ class ExportJob:
             "finished": time.strftime("%Y-%m-%dT%H:%M:%S"),
         }
         summary.report_json, summary.report_csv = write_report(opts.out_dir, all_results, meta)
+        if summary.results:
+            record = self._certificate_record(summary, deid.detector)
+            summary.certificate_json, summary.certificate_pdf, summary.certificate = certificate.write_certificate(opts.out_dir, record)
         return summary
 
-    def _export_one(self, deid, row, opts: ExportOptions, taken: set[str], key: str, namer) -> FileResult:
+    def _certificate_record(self, summary: ExportSummary, detector) -> dict[str, Any]:
+        """This export's record for the release certificate: each result with the decisions
+        its document's spans were read with."""
+        opts = self.options
+        outputs, runs = [], set()
+        for key, result in summary.results.items():
+            d = summary.documents[key]
+            review = d.review if result.status == "ok" else None
+            runs.update(review.detection_runs if review else ())
+            outputs.append(certificate.certified_output(
+                result, opts.out_dir, input_digest=d.input_digest, document_id=d.document_id, review=review,
+                auto_accepted=d.auto_accepted, status_at_export=d.status_at_export,
+            ))
+        active = self.workspace.active_model_version()
+        return certificate.export_record(
+            outputs,
+            tool="deid-desktop gui",
+            exported_by=opts.reviewer,
+            options={"mode": opts.mode, "format": opts.fmt or "same as input", "unreviewed_policy": opts.unreviewed, "rescan": True},
+            detector=certificate.detector_record(detector, active_model=active.name if active else None),
+            runs=certificate.detection_runs(self.workspace, runs),
+        )
+
+    def _export_one(self, deid, row, opts: ExportOptions, taken: set[str], key: str, namer, exported_doc: ExportedDocument) -> FileResult:
         t0 = time.perf_counter()
         subject = row.subject_label or "default"
         result = FileResult(file=key, status="ok", subject=namer.label(subject))
@@ -173,10 +220,13 @@ class ExportJob:
         try:
             doc = self.workspace.load_document(row.id)
             result.warnings = list(doc.warnings)
+            exported_doc.input_digest = bytes_digest(doc.source_bytes if doc.source_bytes is not None else doc.text.encode("utf-8"), self.workspace.secret)
             # Undecided detections are exported as PHI in every case: a document marked
             # reviewed with findings left open must not leak them, and under the "accept"
             # policy that is exactly what the reviewer chose.
             spans = self.workspace.final_spans(row.id, unreviewed_policy="accept")
+            exported_doc.auto_accepted = len(spans) - len(self.workspace.final_spans(row.id, unreviewed_policy="reject"))
+            exported_doc.review = certificate.document_review(self.workspace, row.id)
             out = output_path(opts.out_dir, row, output_suffix(doc, opts.fmt), taken, namer)
             result.output = str(deid.export(doc, spans, subject, out, result))
         except DeidError as e:

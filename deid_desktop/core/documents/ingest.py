@@ -126,16 +126,19 @@ def _noting_mismatch(doc: Document, declared: str, actual: str) -> Document:
     return doc
 
 
-# Names this app gives its own files: never read back as input (a report, a half-written
-# output, a temporary report).
-APP_FILE_NAMES = frozenset({"deid_report.json", "deid_report.csv", "deid_report.json.part", "deid_report.csv.part"})
+# Names this app gives its own files: never read back as input (a report, the release
+# certificate, a half-written output, a temporary report).
+APP_FILE_NAMES = frozenset({
+    "deid_report.json", "deid_report.csv", "deid_report.json.part", "deid_report.csv.part",
+    "release-certificate.json", "release-certificate.pdf",
+})
 PART_INFIX = ".part"
 
 SkipHandler = Callable[[Path, Path, str], None]
 
 
 def is_app_file(name: str) -> bool:
-    """A report or a ``.part`` file this app wrote (``x.deid.part.txt``, ``deid_report.json.part``)."""
+    """A report, a release certificate or a ``.part`` file this app wrote (``x.deid.part.txt``, ``deid_report.json.part``)."""
     lower = name.lower()
     return lower in APP_FILE_NAMES or lower.endswith(PART_INFIX) or ".deid.part." in lower
 
