@@ -165,8 +165,34 @@ def _make_deidentifier(ns, key: bytes, mode: str, fmt: str | None, rescan: bool,
     return Deidentifier(detector if detector is not None else build_detector(ns), engine, mode=mode, out_format=fmt, rescan=rescan)
 
 
-def _worker_run(path: str, out: str, subject: str, display: str, label: str):
+def _worker_run(path: str, out: str, subject: str, display: str, label: str, progress_label: str | None = None):
+    _WORKER.progress = _ProgressLine(progress_label, Path(path)) if progress_label else None
     return _WORKER.process_file(Path(path), Path(out), subject, display, label)
+
+
+class _ProgressLine:
+    """How far through a huge file the work is, as "file 3/10: 35 % (7.0 of 20.0 MB)" on
+    stderr, at most every ``every`` seconds. The file is named by its number in the batch:
+    its name may be PHI, and this line is printed before its de-identified name is final
+    in the report."""
+
+    def __init__(self, label: str, path: Path, every: float = 5.0, write=None):
+        self.label = label
+        try:
+            self.size = path.stat().st_size
+        except OSError:
+            self.size = 0
+        self.every = every
+        self.write = write or (lambda line: print(line, file=sys.stderr, flush=True))
+        self._last = time.monotonic()
+
+    def __call__(self, fraction: float, chars: int) -> None:
+        now = time.monotonic()
+        if now - self._last < self.every and fraction < 1.0:
+            return
+        self._last = now
+        mb = self.size / 1e6
+        self.write(f"{self.label}: {100 * fraction:.0f} % ({fraction * mb:.1f} of {mb:.1f} MB)")
 
 
 def _load_key(args) -> bytes:
@@ -273,12 +299,16 @@ def cmd_deidentify(args) -> int:
 
         with ProcessPoolExecutor(args.workers, mp_context=mp.get_context("spawn"), initializer=_worker_init,
                                  initargs=(args.ensemble, args.workspace, key, args.mode, args.format, not args.no_rescan, options)) as ex:
-            futs = {ex.submit(_worker_run, str(it.source), str(it.output), it.subject, it.display, it.subject_label): (it, d) for it, d in todo}
+            futs = {ex.submit(_worker_run, str(it.source), str(it.output), it.subject, it.display, it.subject_label,
+                              None if args.quiet else f"file {i}/{len(todo)}"): (it, d)
+                    for i, (it, d) in enumerate(todo, 1)}
             for fut in as_completed(futs):
                 record(fut.result(), *futs[fut])
                 bar.update()
     else:
-        for item, digest in todo:
+        for i, (item, digest) in enumerate(todo, 1):
+            if not args.quiet:
+                deid.progress = _ProgressLine(f"file {i}/{len(todo)}", item.source, write=lambda line: tqdm.write(line, file=sys.stderr))
             record(deid.process_file(item.source, item.output, item.subject, item.display, item.subject_label), item, digest)
             bar.update()
     bar.close()

@@ -25,6 +25,14 @@ from .documents import Document, Replacement
 from .errors import DeidError, ExportError, IngestError, content_free_traceback
 from .spans import Span
 from .safe_files import atomic_text
+from .windows import (
+    OVERLAP_CHARS,
+    WINDOW_CHARS,
+    WINDOWED_ABOVE,
+    detect_windowed,
+    residual_findings_near,
+    residual_originals_near,
+)
 
 log = logging.getLogger(__name__)
 
@@ -86,10 +94,29 @@ def count_residual_originals(out_text: str, originals: Iterable[str]) -> int:
     return sum(1 for o in {o.strip().casefold() for o in originals} if len(o) >= 3 and o in hay)
 
 
-class Deidentifier:
-    """One document at a time: detection spans (or reviewed spans) → replacements → file."""
+# How far through one file: (fraction done in [0, 1], characters of its text). PHI-free.
+FileProgress = Callable[[float, int], None]
 
-    def __init__(self, detector, engine, *, mode: str = "surrogate", out_format: str | None = None, rescan: bool = True):
+
+class Deidentifier:
+    """One document at a time: detection spans (or reviewed spans) → replacements → file.
+
+    A text longer than ``windowed_above`` characters is detected in windows (``windows``):
+    detection of a whole huge text grew faster than the text. ``progress`` hears how far
+    through such a file the work is, after every window of detection and of the re-scan."""
+
+    def __init__(
+        self,
+        detector,
+        engine,
+        *,
+        mode: str = "surrogate",
+        out_format: str | None = None,
+        rescan: bool = True,
+        windowed_above: int = WINDOWED_ABOVE,
+        window_chars: int = WINDOW_CHARS,
+        progress: FileProgress | None = None,
+    ):
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}")
         self.detector = detector
@@ -97,6 +124,31 @@ class Deidentifier:
         self.mode = mode
         self.out_format = out_format
         self.rescan = rescan
+        self.windowed_above = windowed_above
+        self.window_chars = window_chars
+        self.progress = progress
+
+    def is_huge(self, text: str) -> bool:
+        return len(text) > self.windowed_above
+
+    def detect(self, text: str, stage: tuple[float, float] = (0.0, 1.0)) -> list[Span]:
+        """The detector's spans on ``text``; a huge text window by window, reporting the
+        fraction done mapped into ``stage`` (the part of the file's work this is)."""
+        if not self.is_huge(text):
+            return self.detector.detect(text)
+        lo, width = stage[0], stage[1] - stage[0]
+        report = None
+        if self.progress is not None:
+            report = lambda done, total: self.progress(lo + width * done / max(1, total), total)  # noqa: E731
+        overlap = min(OVERLAP_CHARS, self.window_chars // 4)
+        return detect_windowed(self.detector, text, size=self.window_chars, overlap=overlap, progress=report)
+
+    def _stages(self) -> tuple[tuple[float, float], tuple[float, float]]:
+        """The parts of a file's work that detecting its text and re-scanning its output
+        take: halves when the output is re-scanned with the detector, else all and none."""
+        if self.rescan and self.mode == "surrogate":
+            return (0.0, 0.5), (0.5, 1.0)
+        return (0.0, 1.0), (1.0, 1.0)
 
     def replacements(self, doc: Document, spans: Sequence[Span], subject: str) -> list[Replacement]:
         return self.engine.replacements(doc.text, list(spans), subject=subject, mode=self.mode)
@@ -118,10 +170,16 @@ class Deidentifier:
             result.pages_to_check = list(written.pages_to_check)
             if self.rescan:
                 out_text = load_document(written.path).text
+                huge = self.is_huge(doc.text) or self.is_huge(out_text)
                 if self.mode == "surrogate":
-                    detected = self.detector.detect(out_text)
-                    result.rescan_findings = residual_findings(out_text, detected, reps)
-                result.residual_originals = count_residual_originals(out_text, (doc.text[r.start : r.end] for r in reps))
+                    detected = self.detect(out_text, self._stages()[1])
+                    find = residual_findings_near if huge else residual_findings
+                    result.rescan_findings = find(out_text, detected, reps)
+                if huge:
+                    result.residual_originals = residual_originals_near(doc.text, out_text, reps)
+                else:
+                    result.residual_originals = count_residual_originals(out_text, (doc.text[r.start : r.end] for r in reps))
+                del out_text
             os.replace(written.path, final)
         finally:
             # a failed export leaves no half-written file that could pass for an output
@@ -140,8 +198,10 @@ class Deidentifier:
         try:
             doc = load_document(path)
             res.warnings = list(doc.warnings)
-            spans = self.detector.detect(doc.text)
+            spans = self.detect(doc.text, self._stages()[0])
             res.output = str(self.export(doc, spans, subject, out_path, res))
+            if self.progress is not None and self.is_huge(doc.text):
+                self.progress(1.0, len(doc.text))
         except (IngestError, ExportError) as e:
             res.status, res.error_code, res.error = "error", e.code, f"{display}: {e.reason}"
         except DeidError as e:

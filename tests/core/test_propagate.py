@@ -113,3 +113,11 @@ def test_occupied_stretches():
     ]
     occ.add(32, 35)
     assert not occ.free(34, 36) and occ.free(35, 40)
+
+
+def test_an_age_in_brackets_after_two_name_spans_is_marked_once(prop):
+    # "jaehyun" and "Kwon" found apart both reach "(27)"; the age came out twice and the
+    # export refused the overlapping spans (internal error on the whole file)
+    text = "Visitors: jaehyun Kwon (27) stayed late."
+    out = prop.propagate(text, [at(text, "jaehyun"), at(text, "Kwon")])
+    assert [(text[s.start : s.end], s.category) for s in out].count(("27", Category.AGE)) == 1

@@ -27,6 +27,7 @@ from __future__ import annotations
 import gc
 import re
 import logging
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -588,6 +589,7 @@ def rebuild_spans(
     each gets a surrogate of its own kind). Span edges then widen over non-word characters
     that a member of the same category included (the "(" of "(09) 555 1234"), never over
     other words."""
+    index = _SpanIndex(by_member)
     groups: list[list[int]] = []
     for t, d in enumerate(decided):
         if d is None:
@@ -597,11 +599,7 @@ def rebuild_spans(
             pd = decided[last]
             if last == t - 1 and pd is not None and pd.category == d.category:
                 gap = text[toks[last][1] : toks[t][0]]
-                covered = any(
-                    sp.category == d.category and sp.start <= toks[last][0] and sp.end >= toks[t][1]
-                    for spans in by_member.values()
-                    for sp in spans
-                )
+                covered = index.covers(d.category, toks[last][0], toks[t][1])
                 spaces_only = gap.strip(" \t") == "" and "\n" not in gap and "\r" not in gap
                 if covered or (spaces_only and pd.span.fine == d.span.fine):
                     groups[-1].append(t)
@@ -613,9 +611,7 @@ def rebuild_spans(
         s, e = toks[g[0]][0], toks[g[-1]][1]
         lo_lim = toks[g[0] - 1][1] if g[0] > 0 else 0
         hi_lim = toks[g[-1] + 1][0] if g[-1] + 1 < len(toks) else len(text)
-        contributors = [
-            (n, sp) for n, spans in by_member.items() for sp in spans if sp.category == cat and sp.start < e and sp.end > s
-        ]
+        contributors = index.overlapping(cat, s, e)
         for _, sp in contributors:
             if lo_lim <= sp.start < s:
                 s = sp.start
@@ -627,6 +623,53 @@ def rebuild_spans(
         src = decided[g[0]].member
         out.append(Span(s, e, cat, fines[0] if fines else "OTHER", score, source=src, members=members))
     return sort_spans(out)
+
+
+class _SpanIndex:
+    """The member spans by category, sorted by start, for the two questions ``rebuild_spans``
+    asks of every group of words. Asking them of every member span in turn made a long
+    document cost the product of its words and its spans (a 200 KB note: seconds)."""
+
+    def __init__(self, by_member: dict[str, list[Span]]) -> None:
+        rows: dict[Category, list[tuple[int, int, str, Span]]] = {}
+        order = 0
+        for n, spans in by_member.items():
+            for sp in spans:
+                rows.setdefault(sp.category, []).append((sp.start, order, n, sp))
+                order += 1
+        self._rows: dict[Category, list[tuple[int, int, str, Span]]] = {}
+        self._starts: dict[Category, list[int]] = {}
+        self._reach: dict[Category, list[int]] = {}  # the furthest end among spans up to here
+        self._longest: dict[Category, int] = {}
+        for cat, row in rows.items():
+            row.sort(key=lambda r: (r[0], r[1]))
+            self._rows[cat] = row
+            self._starts[cat] = [r[0] for r in row]
+            reach, far = [], -1
+            for r in row:
+                far = max(far, r[3].end)
+                reach.append(far)
+            self._reach[cat] = reach
+            self._longest[cat] = max(r[3].end - r[3].start for r in row)
+
+    def covers(self, category: Category, start: int, end: int) -> bool:
+        """Whether one span of ``category`` reaches from ``start`` or before to ``end`` or after."""
+        starts = self._starts.get(category)
+        if not starts:
+            return False
+        i = bisect_right(starts, start)
+        return i > 0 and self._reach[category][i - 1] >= end
+
+    def overlapping(self, category: Category, start: int, end: int) -> list[tuple[str, Span]]:
+        """(member, span) of ``category`` overlapping [start, end), in the members' order."""
+        starts = self._starts.get(category)
+        if not starts:
+            return []
+        row = self._rows[category]
+        lo = bisect_left(starts, start - self._longest[category])
+        hi = bisect_left(starts, end)
+        hits = sorted((r for r in row[lo:hi] if r[3].end > start), key=lambda r: r[1])
+        return [(r[2], r[3]) for r in hits]
 
 
 def member_token_matrix(

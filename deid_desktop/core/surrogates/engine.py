@@ -142,10 +142,13 @@ class SurrogateEngine:
             taken: set[str] = set()
             for k in sorted(originals, key=lambda k: ctx.keys.digest("distinct-order", ctx.subject, group, k)):
                 idxs = members[(group, k)]
-                others = written - {normalise_key(values[i]) for i in idxs}
+                own = {normalise_key(values[i]) for i in idxs}
                 for _ in range(_MAX_REDRAWS):
                     produced = {normalise_key(news[i]) for i in idxs}
-                    if not produced & (taken | others):
+                    # taken, or another original of the group; asked per surrogate, since
+                    # building "every other original" per original made a document with
+                    # thousands of them take the square of that
+                    if not any(p in taken or (p in written and p not in own) for p in produced):
                         break
                     offset[(group, k)] = offset.get((group, k), 0) + 1
                     for i in idxs:

@@ -1,0 +1,178 @@
+"""Huge texts in bounded windows: detection, the export checks and progress within a file.
+
+Detection looks at a whole document at once, and parts of it grow with the document times
+what it finds (propagation searches the text for every name it found; the model members
+hold a whole document's tokens). A 20 MB text of one line did not finish in ten minutes.
+So a text above ``WINDOWED_ABOVE`` characters is detected window by window: each window
+owns the stretch between two cuts (at a line end, else at a space), sees ``overlap``
+characters more on either side so a value across a cut is read whole, and keeps the spans
+that start in the stretch it owns. Surrogates are still chosen once for the whole file
+(one map: a name has one surrogate wherever it stands), and the output is written whole.
+
+What a window cannot see: propagation finds a name again only within the window where the
+name was found (about ``size`` characters), not at the far end of a 20 MB file; the export
+checks compare a re-scan finding with the surrogates written near it (and with every
+surrogate text exactly), and look for replaced originals near where they stood and, as whole
+words, anywhere in the output.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Sequence
+
+from .documents import Replacement
+from .spans import Span, sort_spans
+
+WINDOW_CHARS = 64_000
+OVERLAP_CHARS = 2_000
+WINDOWED_ABOVE = 1_000_000
+
+# (characters done, characters in all): called after each window
+Progress = Callable[[int, int], None]
+
+_SPACE = re.compile(r"\s")
+_WORD = re.compile(r"[^\W_]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    start: int  # what the detector reads
+    end: int
+    own_from: int  # the spans it keeps start here or later, and before own_to
+    own_to: int
+
+
+def _cut(text: str, lo: int, hi: int) -> int:
+    """Where to end a stretch that may end anywhere in (lo, hi]: after the last line end,
+    else after the last space, else at ``hi`` (a line with no space at all)."""
+    if hi >= len(text):
+        return len(text)
+    i = max(text.rfind("\n", lo, hi), text.rfind("\r", lo, hi))
+    if i >= 0:
+        return i + 1
+    i = max(text.rfind(" ", lo, hi), text.rfind("\t", lo, hi))
+    return i + 1 if i >= 0 else hi
+
+
+def _after_space(text: str, pos: int, limit: int) -> int:
+    """The first place at or after ``pos`` (but not past ``limit``) that follows whitespace,
+    so a window does not begin inside a word."""
+    if pos <= 0:
+        return 0
+    if text[pos - 1].isspace():
+        return pos
+    m = _SPACE.search(text, pos, limit)
+    return m.end() if m else limit
+
+
+def windows(text: str, size: int = WINDOW_CHARS, overlap: int = OVERLAP_CHARS) -> list[Window]:
+    """The windows covering ``text``; their owned stretches tile it without gaps."""
+    if size <= 0 or overlap < 0:
+        raise ValueError("the window size must be positive and the overlap not negative")
+    n = len(text)
+    cuts = [0]
+    while cuts[-1] < n:
+        lo = cuts[-1]
+        cuts.append(_cut(text, lo + size // 2, lo + size))
+    out = []
+    for a, b in zip(cuts, cuts[1:]):
+        start = _after_space(text, max(0, a - overlap), a)
+        end = b if b >= n else _cut(text, b, min(n, b + overlap))
+        out.append(Window(start, end, a, b))
+    return out or [Window(0, n, 0, n)]
+
+
+def detect_windowed(
+    detector, text: str, *, size: int = WINDOW_CHARS, overlap: int = OVERLAP_CHARS, progress: Progress | None = None
+) -> list[Span]:
+    """The detector's spans on ``text``, found window by window (offsets into ``text``).
+    Where the windows on either side of a cut disagree about a value across it, the window
+    that saw the value begin keeps its reading."""
+    kept: list[Span] = []
+    for w in windows(text, size, overlap):
+        for s in detector.detect(text[w.start : w.end]):
+            start = s.start + w.start
+            if w.own_from <= start < w.own_to:
+                kept.append(s.with_(start=start, end=s.end + w.start))
+        if progress is not None:
+            progress(w.own_to, len(text))
+    out: list[Span] = []
+    for s in sort_spans(kept):
+        if out and s.start < out[-1].end:
+            continue
+        out.append(s)
+    return out
+
+
+def _output_offsets(replacements: Sequence[Replacement]) -> list[tuple[int, int]]:
+    """Where each replacement's new text stands in the output (replacements sorted, apart)."""
+    out, shift = [], 0
+    for r in replacements:
+        a = r.start + shift
+        out.append((a, a + len(r.new_text)))
+        shift += len(r.new_text) - (r.end - r.start)
+    return out
+
+
+def residual_findings_near(
+    out_text: str, detected: Sequence[Span], replacements: Sequence[Replacement], reach: int = OVERLAP_CHARS
+) -> list[dict[str, Any]]:
+    """``pipeline.residual_findings`` for a huge output: a re-scan finding is expected when
+    its text is a surrogate just written, or lies inside one written within ``reach``
+    characters of it, or holds one. Comparing every finding with every surrogate of the
+    file took the product of the two."""
+    reps = sorted(replacements, key=lambda r: r.start)
+    where = _output_offsets(reps)
+    starts = [a for a, _ in where]
+    exact = {r.new_text for r in reps if r.new_text.strip()}
+    found = []
+    for s in detected:
+        t = out_text[s.start : s.end]
+        if t in exact:
+            continue
+        lo, hi = bisect_left(starts, s.start - reach), bisect_right(starts, s.end + reach)
+        near = (reps[i].new_text for i in range(lo, hi) if reps[i].new_text.strip())
+        if any(t in w or w in t for w in near):
+            continue
+        found.append({"category": s.category.value, "start": s.start, "end": s.end, "score": round(s.score, 3)})
+    return found
+
+
+def residual_originals_near(
+    original: str, out_text: str, replacements: Sequence[Replacement], reach: int = OVERLAP_CHARS
+) -> int:
+    """``pipeline.count_residual_originals`` for a huge output: each replaced value (3+
+    characters, case-insensitive) is looked for in the output within ``reach`` characters of
+    where it was written, and, when it is one word, as a word anywhere in the output."""
+    reps = sorted(replacements, key=lambda r: r.start)
+    where = _output_offsets(reps)
+    found: set[str] = set()
+    words: dict[str, str] = {}
+    for r, (a, b) in zip(reps, where):
+        value = original[r.start : r.end].strip().casefold()
+        if len(value) < 3 or value in found:
+            continue
+        if value in out_text[max(0, a - reach) : b + reach].casefold():
+            found.add(value)
+        elif _WORD.fullmatch(value):
+            words[value] = value
+    if words:
+        for m in _iter_words(out_text):
+            if m in words:
+                found.add(words.pop(m))
+                if not words:
+                    break
+    return len(found)
+
+
+def _iter_words(text: str, block: int = WINDOW_CHARS) -> Iterator[str]:
+    """The words of ``text``, case-folded, a block at a time (never a list of all of them)."""
+    pos = 0
+    while pos < len(text):
+        end = _cut(text, pos + block // 2, pos + block)
+        for m in _WORD.finditer(text, pos, end):
+            yield m.group().casefold()
+        pos = end

@@ -1,0 +1,118 @@
+"""Huge texts are detected window by window: the windows find what the whole text gives,
+values across a cut are replaced, and progress is reported within the file."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from deid_desktop.core.detect.ensemble import Ensemble, EnsembleConfig
+from deid_desktop.core.paths import resource
+from deid_desktop.core.pipeline import Deidentifier
+from deid_desktop.core.surrogates import SurrogateEngine, SurrogateOptions
+from deid_desktop.core.windows import detect_windowed, windows
+
+PHI = ["Dr Wszebor Kowalczyk", "anna.kowalska@example.org", "12/03/2021", "021 555 0199"]
+FILLER = ["BP 120/80 stable.", "Feels well, eating and drinking.", "No chest pain today.", "Wound clean and dry."]
+
+
+def _rules(propagate: bool = True) -> Ensemble:
+    cfg = EnsembleConfig.load(resource("ensembles", "rules_only.toml"))
+    cfg.propagate = propagate
+    return Ensemble.from_config(cfg)
+
+
+@pytest.fixture(scope="module")
+def rules() -> Ensemble:
+    return _rules()
+
+
+def _note(n: int, sep: str, seed: int = 5) -> str:
+    rng = random.Random(seed)
+    parts = []
+    for i in range(n):
+        if i % 4 == 0:
+            value = PHI[(i // 4) % len(PHI)]
+            parts.append({0: f"Seen by {value} on ward.", 1: f"Email {value} for results.",
+                          2: f"Admitted {value} overnight.", 3: f"Phone {value} if worse."}[(i // 4) % 4])
+        else:
+            parts.append(rng.choice(FILLER))
+    return sep.join(parts) + "\n"
+
+
+def _crossing(text: str, size: int, overlap: int) -> int:
+    """How many planted values have a window cut inside them."""
+    cuts = [w.own_to for w in windows(text, size, overlap)]
+    n = 0
+    for value in PHI:
+        start = text.find(value)
+        while start >= 0:
+            n += any(start < c < start + len(value) for c in cuts)
+            start = text.find(value, start + 1)
+    return n
+
+
+def test_windows_find_the_spans_of_the_whole_text_including_a_value_across_a_cut():
+    det = _rules(propagate=False)
+    text = _note(60, " ")
+    overlap = 120
+    size = next(n for n in range(250, 800) if _crossing(text, n, overlap) > 0)  # a value across a cut
+    assert detect_windowed(det, text, size=size, overlap=overlap) == det.detect(text)
+
+
+def test_windows_tile_the_text_and_cut_between_words():
+    text = _note(200, " ")
+    ws = windows(text, 500, 100)
+    assert ws[0].own_from == 0 and ws[-1].own_to == len(text)
+    assert all(a.own_to == b.own_from for a, b in zip(ws, ws[1:]))
+    assert all(text[w.own_to - 1].isspace() for w in ws[:-1])
+    assert all(w.start <= w.own_from and w.end >= w.own_to for w in ws)
+
+
+@pytest.mark.parametrize("sep", [" ", "\n"], ids=["one line", "many lines"])
+def test_a_huge_file_is_deidentified_window_by_window_with_progress(tmp_path: Path, rules, sep):
+    text = _note(1200, sep)  # about 30 KB, as huge as the forced limit below makes it
+    src = tmp_path / "note.txt"
+    src.write_text(text, encoding="utf-8")
+    # a single line is cut at spaces, so some values lie across cuts; lines are cut at line ends
+    size = next((n for n in range(2000, 4000) if _crossing(text, n, n // 4) > 0), 2000)
+    assert sep == "\n" or _crossing(text, size, size // 4) > 0
+    seen: list[float] = []
+    deid = Deidentifier(rules, SurrogateEngine(b"k" * 32, SurrogateOptions()), windowed_above=10_000,
+                        window_chars=size, progress=lambda f, n: seen.append(f))
+    res = deid.process_file(src, tmp_path / "out" / "note.txt", "s1")
+    assert res.status == "ok", res.error
+    out = Path(res.output).read_text(encoding="utf-8")
+    for value in PHI:
+        assert value not in out
+    assert "BP 120/80 stable." in out  # the rest of the note is kept
+    assert res.counts and res.residual_originals == 0
+    # one name, one surrogate: "Kowalczyk" becomes the same word everywhere in the file
+    assert len({out[i: i + 40].split(" on ward")[0] for i in _all(out, "Seen by ")}) == 1
+    assert len(seen) > 4 and seen == sorted(seen) and seen[-1] == 1.0 and 0.0 < seen[0] < 0.5
+
+
+def _all(text: str, what: str) -> list[int]:
+    out, i = [], text.find(what)
+    while i >= 0:
+        out.append(i)
+        i = text.find(what, i + 1)
+    return out
+
+
+def test_an_ordinary_file_is_detected_whole(tmp_path: Path, rules):
+    calls: list[int] = []
+
+    class Counting:
+        def detect(self, text):
+            calls.append(len(text))
+            return rules.detect(text)
+
+    text = _note(40, "\n")
+    src = tmp_path / "n.txt"
+    src.write_text(text, encoding="utf-8")
+    deid = Deidentifier(Counting(), SurrogateEngine(b"k" * 32, SurrogateOptions()), rescan=False)
+    assert deid.process_file(src, tmp_path / "o" / "n.txt", "s").status == "ok"
+    assert calls == [len(text)]
