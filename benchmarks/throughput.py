@@ -1,0 +1,197 @@
+"""Throughput on this machine, as a peer harness would time it, and what each lever bought.
+
+1. Detection (`deid-desktop detect --timing`, detection calls only, after one warm-up
+   document) on 120 documents: the 30 hand-written unseen notes and 90 synthetic letters of
+   held-out template families. Ensembles: the default (ONNX Runtime on a CPU), the same
+   ensemble on the torch reference path (float32), and rules only. The spans of the fast path
+   are compared with the reference path's: the same spans mean the same accuracy.
+2. The same default detection while another process keeps one core busy (a desktop is never
+   idle).
+3. `deid-desktop deidentify`: start-up (one small file), then seconds per file for .txt,
+   .docx and .pdf letters in a batch, at 1 and 2 workers for .txt; peak resident memory of
+   each run.
+
+Figures are printed and recorded in docs/benchmarks.md ("Throughput"). Huge files have their
+own script (benchmarks/huge_files.py).
+
+    DEID_MODELS=models .venv/bin/python benchmarks/throughput.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _report import machine, update_section  # noqa: E402
+
+CLI = [sys.executable, "-m", "deid_desktop.cli"]
+UNSEEN = ROOT / "benchmarks" / "data" / "unseen_notes"
+DEFAULT = ROOT / "resources" / "ensembles" / "default.toml"
+RULES = ROOT / "resources" / "ensembles" / "rules_only.toml"
+
+
+def corpus(n_synthetic: int) -> list[dict]:
+    from deid_desktop.core.learn.synth import generate_corpus
+
+    docs = [{"id": p.stem, "text": p.read_text(encoding="utf-8")} for p in sorted(UNSEEN.glob("*.txt"))]
+    for i, d in enumerate(generate_corpus(n_synthetic, seed=11, split="heldout")):
+        docs.append({"id": f"synthetic-{i:03d}", "text": d["text"]})
+    return docs
+
+
+def torch_reference(folder: Path) -> Path:
+    """The default ensemble with its transformer members on the torch float32 path."""
+    text = DEFAULT.read_text(encoding="utf-8")
+    out = []
+    for line in text.splitlines():
+        out.append(line)
+        if line.strip() == 'type = "transformer"':
+            out.append('backend = "torch"')
+            out.append('precision = "fp32"')
+    path = folder / "default_torch_fp32.toml"
+    path.write_text("\n".join(out) + "\n", encoding="utf-8")
+    # the category weights file is found beside the configuration
+    (folder / "category_weights.toml").write_text((DEFAULT.parent / "category_weights.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    return path
+
+
+def run_measured(cmd: list[str]) -> tuple[float, int]:
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd[2:4])} failed ({proc.returncode}): {err.strip()[-400:]}")
+    return wall, int(usage.ru_maxrss / 1024)
+
+
+def detect(docs_file: Path, ensemble: Path, out: Path) -> tuple[dict, int]:
+    timing = out.with_suffix(".timing.json")
+    _, rss = run_measured([*CLI, "detect", "--input", str(docs_file), "--output", str(out), "--ensemble", str(ensemble), "--timing", str(timing)])
+    return json.loads(timing.read_text(encoding="utf-8")), rss
+
+
+def spans_of(path: Path) -> list:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [[(s["start"], s["end"], s["label"]) for s in r["spans"]] for r in rows]
+
+
+def _spin(stop) -> None:
+    while not stop.is_set():
+        pass
+
+
+def write_letters(docs: list[dict], folder: Path, n: int) -> dict[str, Path]:
+    """n letters each as .txt, .docx and .pdf (two pages' worth of text each)."""
+    from docx import Document as Docx
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import Paragraph, SimpleDocTemplate
+    from xml.sax.saxutils import escape
+
+    dirs = {k: folder / k for k in ("txt", "docx", "pdf")}
+    for d in dirs.values():
+        d.mkdir(parents=True)
+    styles = getSampleStyleSheet()
+    synthetic = [d["text"] for d in docs if d["id"].startswith("synthetic")]
+    for i in range(n):
+        text = synthetic[(2 * i) % len(synthetic)] + "\n\n" + synthetic[(2 * i + 1) % len(synthetic)]
+        (dirs["txt"] / f"letter_{i:03d}.txt").write_text(text, encoding="utf-8")
+        doc = Docx()
+        for para in text.split("\n"):
+            doc.add_paragraph(para)
+        doc.save(str(dirs["docx"] / f"letter_{i:03d}.docx"))
+        pdf = SimpleDocTemplate(str(dirs["pdf"] / f"letter_{i:03d}.pdf"), pagesize=A4)
+        pdf.build([Paragraph(escape(p) or "&nbsp;", styles["Normal"]) for p in text.split("\n")])
+    return dirs
+
+
+def deidentify(paths: list[Path], out: Path, workers: int = 1) -> tuple[float, int]:
+    return run_measured([*CLI, "deidentify", *map(str, paths), "--out", str(out), "--quiet", "--workers", str(workers)])
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="fewer documents (a smoke run, not for the record)")
+    ap.add_argument("--no-record", action="store_true", help="print only")
+    args = ap.parse_args()
+    n_syn, n_letters = (10, 4) if args.quick else (90, 20)
+    lines: list[str] = []
+
+    def say(s: str) -> None:
+        print(s, flush=True)
+        lines.append(s)
+
+    with tempfile.TemporaryDirectory(prefix="deid-throughput-") as tmp:
+        tmp = Path(tmp)
+        docs = corpus(n_syn)
+        docs_file = tmp / "docs.jsonl"
+        docs_file.write_text("".join(json.dumps(d) + "\n" for d in docs), encoding="utf-8")
+        n_chars = sum(len(d["text"]) for d in docs)
+        say(f"Machine: {machine()}. Corpus: {len(docs)} documents ({n_chars:,} characters): the 30 unseen notes and "
+            f"{n_syn} synthetic letters of held-out families.")
+        say("")
+        say("### Detection (`detect --timing`: detection calls only, after one warm-up document)")
+        say("")
+        say("| ensemble | load s | docs/s | chars/s | peak MB | spans as the torch reference |")
+        say("|---|---|---|---|---|---|")
+        ref_cfg = torch_reference(tmp)
+        results = {}
+        for label, cfg in (("default, torch float32 (reference)", ref_cfg), ("default (ONNX Runtime)", DEFAULT), ("rules only", RULES)):
+            out = tmp / f"{len(results)}.jsonl"
+            t, rss = detect(docs_file, cfg, out)
+            results[label] = (t, out)
+            same = "—"
+            if label.startswith("default ("):
+                same = "identical" if spans_of(out) == spans_of(results["default, torch float32 (reference)"][1]) else "DIFFERENT"
+            say(f"| {label} | {t['load_s']:.1f} | {t['docs_per_s']:.1f} | {t['chars_per_s']:,.0f} | {rss} | {same} |")
+        speedup = results["default (ONNX Runtime)"][0]["docs_per_s"] / results["default, torch float32 (reference)"][0]["docs_per_s"]
+        say("")
+        say(f"ONNX Runtime against the torch float32 path: {speedup:.1f}x the documents per second.")
+
+        stop = multiprocessing.Event()
+        spinner = multiprocessing.Process(target=_spin, args=(stop,), daemon=True)
+        spinner.start()
+        try:
+            t, _ = detect(docs_file, DEFAULT, tmp / "busy.jsonl")
+        finally:
+            stop.set()
+            spinner.join(5)
+        quiet = results["default (ONNX Runtime)"][0]["docs_per_s"]
+        say(f"With one other process keeping a core busy: {t['docs_per_s']:.1f} documents/s "
+            f"({t['docs_per_s'] / quiet:.0%} of the quiet figure).")
+
+        say("")
+        say("### `deidentify` (whole command: reading, detection, surrogates, writing, re-scan)")
+        say("")
+        letters = write_letters(docs, tmp / "letters", n_letters)
+        start_wall, start_rss = deidentify([letters["txt"] / "letter_000.txt"], tmp / "out-start")
+        say(f"Start-up and one .txt letter: {start_wall:.1f} s (peak {start_rss} MB).")
+        say("")
+        say("| input | files | workers | wall s | s per file after start-up | peak MB |")
+        say("|---|---|---|---|---|---|")
+        for kind, workers in (("txt", 1), ("txt", 2), ("docx", 1), ("pdf", 1)):
+            wall, rss = deidentify([letters[kind]], tmp / f"out-{kind}-{workers}", workers)
+            per = max(0.0, wall - start_wall) / n_letters
+            say(f"| .{kind} | {n_letters} | {workers} | {wall:.1f} | {per:.2f} | {rss} |")
+
+    if not args.no_record and not args.quick:
+        update_section("throughput", "## Throughput (`benchmarks/throughput.py`)\n\n" + "\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
