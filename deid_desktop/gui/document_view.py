@@ -68,6 +68,11 @@ class DocumentTextView(QPlainTextEdit):
             "A accept · R reject · J/K next/previous · F1 all shortcuts"
         )
         self._spans: list = []
+        # The drawn highlights, in span order, and where each finding's is: a decision swaps
+        # one entry instead of rebuilding thousands.
+        self._selections: list[QTextEdit.ExtraSelection] = []
+        self._selection_of: dict[int, int] = {}
+        self._span_index: dict[int, int] = {}
         self.positions = PositionMap("")
         self._cursors: dict[tuple[int, int], QTextCursor] = {}
         self._formats: dict[tuple[Category, str], QTextCharFormat] = {}
@@ -77,6 +82,7 @@ class DocumentTextView(QPlainTextEdit):
     # -- content ----------------------------------------------------------------------
     def set_text(self, text: str) -> None:
         self._spans, self._current_id = [], None
+        self._selections, self._selection_of, self._span_index = [], {}, {}
         self.positions = PositionMap(text)
         self._cursors.clear()
         self.setExtraSelections([])
@@ -102,7 +108,8 @@ class DocumentTextView(QPlainTextEdit):
     def set_spans(self, spans, span_at=None) -> None:
         self._spans = list(spans)
         self._span_at = span_at
-        selections = []
+        self._span_index = {s.id: i for i, s in enumerate(self._spans)}
+        self._selections, self._selection_of = [], {}
         n = self.positions.length
         for s in self._spans:
             if s.end > n:
@@ -110,9 +117,30 @@ class DocumentTextView(QPlainTextEdit):
             sel = QTextEdit.ExtraSelection()
             sel.cursor = self._cursor(s.start, s.end)
             sel.format = self._format(s.category, s.state)
-            selections.append(sel)
-        self.setExtraSelections(selections)
+            self._selection_of[s.id] = len(self._selections)
+            self._selections.append(sel)
+        self.setExtraSelections(self._selections)
         self.viewport().update()
+
+    def update_spans(self, changed) -> None:
+        """Redraw findings whose state or category changed, keeping their extents: only
+        their highlights are swapped (Qt repaints just the lines they are on)."""
+        for s in changed:
+            i = self._span_index.get(s.id)
+            if i is None:
+                continue
+            self._spans[i] = s
+            j = self._selection_of.get(s.id)
+            if j is not None:
+                sel = QTextEdit.ExtraSelection()
+                sel.cursor = self._cursor(s.start, s.end)
+                sel.format = self._format(s.category, s.state)
+                self._selections[j] = sel
+        self.setExtraSelections(self._selections)
+
+    def _span(self, span_id: int | None):
+        i = self._span_index.get(span_id) if span_id is not None else None
+        return self._spans[i] if i is not None else None
 
     def highlight_at(self, offset: int) -> tuple[int, int, QTextCharFormat] | None:
         """The highlight drawn over the character at a text offset: (start, end, format), as
@@ -129,7 +157,7 @@ class DocumentTextView(QPlainTextEdit):
 
     def set_current(self, span_id: int | None, *, scroll: bool = True) -> None:
         self._current_id = span_id
-        span = next((s for s in self._spans if s.id == span_id), None)
+        span = self._span(span_id)
         if span is not None and scroll:
             self.scroll_to(span.start, span.end)
         self.viewport().update()
@@ -182,7 +210,7 @@ class DocumentTextView(QPlainTextEdit):
     # -- painting and mouse ----------------------------------------------------------------
     def paintEvent(self, event) -> None:
         super().paintEvent(event)
-        span = next((s for s in self._spans if s.id == self._current_id), None)
+        span = self._span(self._current_id)
         if span is None:
             return
         painter = QPainter(self.viewport())

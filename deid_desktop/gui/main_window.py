@@ -282,6 +282,7 @@ class MainWindow(QMainWindow):
         c = self.controller
         c.document_opened.connect(self._on_document_opened)
         c.spans_changed.connect(self._on_spans_changed)
+        c.spans_updated.connect(self._on_spans_updated)
         c.current_changed.connect(self._on_current_changed)
         c.documents_changed.connect(self.queue_model.update_documents)
         # After the step's own summary, which the controller reports once the queue is updated.
@@ -366,6 +367,12 @@ class MainWindow(QMainWindow):
         c = self.controller
         self.pane.set_spans(c.spans, c.span_at)
         self.findings.set_spans(c.spans, c.text)
+
+    def _on_spans_updated(self, ids: list) -> None:
+        c = self.controller
+        changed = [s for s in (c.span(i) for i in ids) if s is not None]
+        self.pane.update_spans(changed)
+        self.findings.update_spans(changed, c.spans)
 
     def _on_current_changed(self, span_id: int) -> None:
         self.pane.set_current(span_id if span_id >= 0 else None)
