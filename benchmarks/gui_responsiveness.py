@@ -163,6 +163,7 @@ def decision_latency(pages: int = DECISION_PAGES, presses: int = DECISION_PRESSE
         "median": statistics.median(times),
         "p95": percentile(times, 0.95),
         "max": max(times),
+        "load": os.getloadavg()[0],  # other work on the machine slows every figure here
     }
 
 
@@ -182,7 +183,7 @@ def report_decisions(d: dict) -> None:
             "committed to the workspace, the finding's highlight, its findings-table row, the counts and the queue row redrawn; "
             "offscreen Qt platform).",
             "",
-            f"Machine: {machine()}",
+            f"Machine: {machine()}; 1-minute load average {d['load']:.1f} at the end of the run.",
             "",
             "| measure | value |",
             "|---|---|",
