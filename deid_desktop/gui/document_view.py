@@ -1,14 +1,16 @@
 """The document text with its findings highlighted, and the colour legend.
 
-Three looks that stay apart without colour: undecided findings are lightly tinted with a
-dashed underline, accepted (and reviewer-added) findings are filled solid, rejected ones are
-struck through in grey. The selected finding gets a dark frame.
+Three looks that stay apart without colour: undecided findings are lightly tinted and
+underlined, accepted (and reviewer-added) findings are filled solid, rejected ones are
+struck through in grey. The underline's line style is the category's (palette.UNDERLINE_STYLES),
+so categories whose pale tints merge for a colour-blind reviewer still differ. The selected
+finding gets a dark frame; it is scrolled to the middle of the view.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetrics, QPainter, QPen, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetrics, QPainter, QPainterPath, QPen, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
 from ..core.categories import Category
@@ -19,11 +21,35 @@ from .palette import (
     KEY_FOR_CATEGORY,
     REJECTED_TEXT,
     UNDECIDED_ALPHA,
+    UNDERLINE_STYLES,
     text_colour_on,
+    underline_colour,
 )
 from .positions import PositionMap
 
 PHI_STATES = ("accepted", "added")
+
+_U = QTextCharFormat.UnderlineStyle
+TEXT_UNDERLINES = {
+    "single": _U.SingleUnderline,
+    "dash": _U.DashUnderline,
+    "dot": _U.DotLine,
+    "dashdot": _U.DashDotLine,
+    "dashdotdot": _U.DashDotDotLine,
+    "wave": _U.WaveUnderline,
+}
+LEGEND_PENS = {
+    "single": Qt.PenStyle.SolidLine,
+    "dash": Qt.PenStyle.DashLine,
+    "dot": Qt.PenStyle.DotLine,
+    "dashdot": Qt.PenStyle.DashDotLine,
+    "dashdotdot": Qt.PenStyle.DashDotDotLine,
+}
+
+
+def underline_style(category: Category) -> QTextCharFormat.UnderlineStyle:
+    """The underline of an undecided ``category`` finding."""
+    return TEXT_UNDERLINES[UNDERLINE_STYLES[category]]
 
 
 def highlight_format(category: Category, state: str) -> QTextCharFormat:
@@ -39,8 +65,8 @@ def highlight_format(category: Category, state: str) -> QTextCharFormat:
         tint = QColor(colour)
         tint.setAlpha(UNDECIDED_ALPHA)
         fmt.setBackground(tint)
-        fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DashUnderline)
-        fmt.setUnderlineColor(colour)
+        fmt.setUnderlineStyle(underline_style(category))
+        fmt.setUnderlineColor(QColor(underline_colour(category)))
     fmt.setProperty(QTextCharFormat.Property.UserProperty, state)
     return fmt
 
@@ -68,15 +94,22 @@ class DocumentTextView(QPlainTextEdit):
             "A accept · R reject · J/K next/previous · F1 all shortcuts"
         )
         self._spans: list = []
+        # The drawn highlights, in span order, and where each finding's is: a decision swaps
+        # one entry instead of rebuilding thousands.
+        self._selections: list[QTextEdit.ExtraSelection] = []
+        self._selection_of: dict[int, int] = {}
+        self._span_index: dict[int, int] = {}
         self.positions = PositionMap("")
         self._cursors: dict[tuple[int, int], QTextCursor] = {}
         self._formats: dict[tuple[Category, str], QTextCharFormat] = {}
         self._current_id: int | None = None
+        self._clicked_id: int | None = None  # the finding a click in this view is selecting
         self._span_at = None  # callable(position) -> span or None, from the controller
 
     # -- content ----------------------------------------------------------------------
     def set_text(self, text: str) -> None:
         self._spans, self._current_id = [], None
+        self._selections, self._selection_of, self._span_index = [], {}, {}
         self.positions = PositionMap(text)
         self._cursors.clear()
         self.setExtraSelections([])
@@ -102,7 +135,8 @@ class DocumentTextView(QPlainTextEdit):
     def set_spans(self, spans, span_at=None) -> None:
         self._spans = list(spans)
         self._span_at = span_at
-        selections = []
+        self._span_index = {s.id: i for i, s in enumerate(self._spans)}
+        self._selections, self._selection_of = [], {}
         n = self.positions.length
         for s in self._spans:
             if s.end > n:
@@ -110,9 +144,30 @@ class DocumentTextView(QPlainTextEdit):
             sel = QTextEdit.ExtraSelection()
             sel.cursor = self._cursor(s.start, s.end)
             sel.format = self._format(s.category, s.state)
-            selections.append(sel)
-        self.setExtraSelections(selections)
+            self._selection_of[s.id] = len(self._selections)
+            self._selections.append(sel)
+        self.setExtraSelections(self._selections)
         self.viewport().update()
+
+    def update_spans(self, changed) -> None:
+        """Redraw findings whose state or category changed, keeping their extents: only
+        their highlights are swapped (Qt repaints just the lines they are on)."""
+        for s in changed:
+            i = self._span_index.get(s.id)
+            if i is None:
+                continue
+            self._spans[i] = s
+            j = self._selection_of.get(s.id)
+            if j is not None:
+                sel = QTextEdit.ExtraSelection()
+                sel.cursor = self._cursor(s.start, s.end)
+                sel.format = self._format(s.category, s.state)
+                self._selections[j] = sel
+        self.setExtraSelections(self._selections)
+
+    def _span(self, span_id: int | None):
+        i = self._span_index.get(span_id) if span_id is not None else None
+        return self._spans[i] if i is not None else None
 
     def highlight_at(self, offset: int) -> tuple[int, int, QTextCharFormat] | None:
         """The highlight drawn over the character at a text offset: (start, end, format), as
@@ -128,20 +183,22 @@ class DocumentTextView(QPlainTextEdit):
         return None
 
     def set_current(self, span_id: int | None, *, scroll: bool = True) -> None:
+        """Frame the selected finding and bring it to the middle of the view, where the eye
+        stays while J / K or a decision moves on; a finding clicked in the text stays put
+        under the mouse."""
         self._current_id = span_id
-        span = next((s for s in self._spans if s.id == span_id), None)
-        if span is not None and scroll:
+        span = self._span(span_id)
+        if span is not None and scroll and span_id != self._clicked_id:
             self.scroll_to(span.start, span.end)
         self.viewport().update()
 
     def scroll_to(self, start: int, end: int) -> None:
+        """Put the cursor at ``start`` and scroll its line to the vertical middle (as far
+        as the document's end allows)."""
         cur = QTextCursor(self.document())
         cur.setPosition(min(self.positions.to_view(start), self.document().characterCount() - 1))
         self.setTextCursor(cur)
-        rects = self.span_rects(start, end)
-        view = QRectF(self.viewport().rect())
-        if not rects or not all(view.contains(r) for r in rects):
-            self.centerCursor()
+        self.centerCursor()
 
     def selected_range(self) -> tuple[int, int] | None:
         cur = self.textCursor()
@@ -182,7 +239,7 @@ class DocumentTextView(QPlainTextEdit):
     # -- painting and mouse ----------------------------------------------------------------
     def paintEvent(self, event) -> None:
         super().paintEvent(event)
-        span = next((s for s in self._spans if s.id == self._current_id), None)
+        span = self._span(self._current_id)
         if span is None:
             return
         painter = QPainter(self.viewport())
@@ -200,7 +257,11 @@ class DocumentTextView(QPlainTextEdit):
             return
         span = self.span_at_point(event.position())
         if span is not None:
-            self.span_clicked.emit(span.id)
+            self._clicked_id = span.id
+            try:
+                self.span_clicked.emit(span.id)
+            finally:
+                self._clicked_id = None
 
     def span_at_point(self, point: QPointF):
         pos = self.positions.to_text(self.cursorForPosition(point.toPoint()).position())
@@ -212,21 +273,44 @@ class DocumentTextView(QPlainTextEdit):
         return None
 
 
+def draw_cue(p: QPainter, style: str, x0: float, x1: float, y: float, colour: QColor) -> None:
+    """A category's underline, as the text view draws it under an undecided finding."""
+    pen = QPen(colour, 1.5)
+    if style == "wave":
+        path = QPainterPath(QPointF(x0, y))
+        x, up = x0, True
+        while x < x1:
+            nx = min(x + 3, x1)
+            path.quadTo(QPointF((x + nx) / 2, y + (-2 if up else 2)), QPointF(nx, y))
+            x, up = nx, not up
+        p.setPen(pen)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawPath(path)
+        return
+    pen.setStyle(LEGEND_PENS[style])
+    p.setPen(pen)
+    p.drawLine(QPointF(x0, y), QPointF(x1, y))
+
+
 def _x(value) -> float:
     # PySide returns (x, cursorPos) for QTextLine.cursorToX because cursorPos is in/out in C++.
     return float(value[0] if isinstance(value, tuple) else value)
 
 
 class Legend(QWidget):
-    """Category colours with their keys, and the three decision looks. Drawn by hand so it
-    shows exactly the styles the text view uses, wrapping to the width it is given."""
+    """Category colours with their keys and underlines, and the three decision looks. Drawn
+    by hand so it shows exactly the styles the text view uses, wrapping to the width it is
+    given."""
 
     STATES = (("undecided", "undecided"), ("accepted", "accepted"), ("rejected", "rejected"))
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("legend")
-        self.setToolTip("Press the number to relabel the selected finding, or to add selected text as that category.")
+        self.setToolTip(
+            "Press the number to relabel the selected finding, or to add selected text as that category. "
+            "An undecided finding is underlined in its category's line style, shown under each label."
+        )
         self._pad, self._gap, self._row_gap = 6, 6, 4
 
     def _items(self) -> list[tuple[str, str, str]]:
@@ -237,7 +321,7 @@ class Legend(QWidget):
 
     def _layout(self, width: int) -> tuple[list[tuple[QRectF, tuple[str, str, str]]], int]:
         fm = QFontMetrics(self.font())
-        h = fm.height() + 6
+        h = fm.height() + 9  # room under the text for the underline cue
         x, y, placed = self._pad, self._pad, []
         for i, item in enumerate(self._items()):
             w = fm.horizontalAdvance(item[1]) + 14
@@ -248,6 +332,15 @@ class Legend(QWidget):
             placed.append((QRectF(x, y, w, h), item))
             x += w + self._gap
         return placed, int(y + h + self._pad)
+
+    def category_rects(self) -> dict[Category, QRectF]:
+        """Where each category's chip is drawn at the current width."""
+        return {Category(key): rect for rect, (kind, _text, key) in self._layout(self.width())[0] if kind == "category"}
+
+    @staticmethod
+    def cue_y(rect: QRectF) -> float:
+        """The height of the underline drawn in a chip: below the text, inside the chip."""
+        return rect.bottom() - 2.5
 
     def hasHeightForWidth(self) -> bool:
         return True
@@ -279,8 +372,10 @@ class Legend(QWidget):
                 p.setPen(Qt.PenStyle.NoPen)
                 p.setBrush(QColor(fill))
                 p.drawRoundedRect(rect, 4, 4)
-                p.setPen(QColor(text_colour_on(fill)))
-                p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+                ink = QColor(text_colour_on(fill))
+                p.setPen(ink)
+                p.drawText(rect.adjusted(0, 0, 0, -3), Qt.AlignmentFlag.AlignCenter, text)
+                draw_cue(p, UNDERLINE_STYLES[Category(key)], rect.left() + 4, rect.right() - 4, self.cue_y(rect), ink)
                 continue
             if key == "undecided":
                 tint = QColor(sample)
@@ -289,10 +384,9 @@ class Legend(QWidget):
                 p.setBrush(tint)
                 p.drawRect(rect)
                 p.setPen(self.palette().text().color())
-                p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
-                p.setPen(QPen(sample, 1.5, Qt.PenStyle.DashLine))
-                y = rect.bottom() - 3
-                p.drawLine(QPointF(rect.left() + 4, y), QPointF(rect.right() - 4, y))
+                p.drawText(rect.adjusted(0, 0, 0, -3), Qt.AlignmentFlag.AlignCenter, text)
+                cue = QColor(underline_colour(Category.DATE))
+                draw_cue(p, UNDERLINE_STYLES[Category.DATE], rect.left() + 4, rect.right() - 4, self.cue_y(rect), cue)
             elif key == "accepted":
                 p.setPen(Qt.PenStyle.NoPen)
                 p.setBrush(sample)

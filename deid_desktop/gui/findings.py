@@ -98,6 +98,15 @@ class FindingsModel(QAbstractTableModel):
         self._row_of = {r.span.id: i for i, r in enumerate(self.rows)}
         self.endResetModel()
 
+    def update_spans(self, changed) -> None:
+        """Rows of findings decided in place: each changes alone (one dataChanged per row)."""
+        last = len(self.HEADERS) - 1
+        for s in changed:
+            i = self._row_of.get(s.id)
+            if i is not None and s != self.rows[i].span:
+                self.rows[i] = FindingRow.of(s)
+                self.dataChanged.emit(self.index(i, 0), self.index(i, last))
+
     def row_of(self, span_id: int) -> int | None:
         return self._row_of.get(span_id)
 
@@ -225,6 +234,18 @@ class FindingsDock(QDockWidget):
             self._suppress = False
         if reset:
             self._fit_text_column()
+        self._count(spans)
+
+    def update_spans(self, changed, spans) -> None:
+        """``changed`` were decided in place; ``spans`` are all of them now (for the counts)."""
+        self._suppress = True
+        try:
+            self.model.update_spans(changed)
+        finally:
+            self._suppress = False
+        self._count(spans)
+
+    def _count(self, spans) -> None:
         n = len(spans)
         undecided = sum(s.state == "undecided" for s in spans)
         rejected = sum(s.state == "rejected" for s in spans)

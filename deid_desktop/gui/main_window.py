@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from ..core.categories import CATEGORY_KEYS, Category
 from ..core.errors import DeidError
 from ..core.store import DecisionAction, DocStatus
+from .detect_progress import DetectionProgress
 from .detection import DetectorSettings, EnsembleProvider, detector_summary
 from . import file_dialogs
 from .errors import describe, show_error
@@ -143,6 +144,7 @@ class MainWindow(QMainWindow):
         self.progress.setMaximumWidth(220)
         self.progress.setTextVisible(True)
         self.progress.hide()
+        self.detect_progress = DetectionProgress(self.progress)
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setObjectName("cancelWork")
         self.cancel_button.setToolTip("Stop reading files and detecting; finished documents are kept")
@@ -282,6 +284,7 @@ class MainWindow(QMainWindow):
         c = self.controller
         c.document_opened.connect(self._on_document_opened)
         c.spans_changed.connect(self._on_spans_changed)
+        c.spans_updated.connect(self._on_spans_updated)
         c.current_changed.connect(self._on_current_changed)
         c.documents_changed.connect(self.queue_model.update_documents)
         # After the step's own summary, which the controller reports once the queue is updated.
@@ -366,6 +369,12 @@ class MainWindow(QMainWindow):
         c = self.controller
         self.pane.set_spans(c.spans, c.span_at)
         self.findings.set_spans(c.spans, c.text)
+
+    def _on_spans_updated(self, ids: list) -> None:
+        c = self.controller
+        changed = [s for s in (c.span(i) for i in ids) if s is not None]
+        self.pane.update_spans(changed)
+        self.findings.update_spans(changed, c.spans)
 
     def _on_current_changed(self, span_id: int) -> None:
         self.pane.set_current(span_id if span_id >= 0 else None)
@@ -536,6 +545,7 @@ class MainWindow(QMainWindow):
         worker.ready.connect(self._on_detector_ready)
         worker.document_started.connect(self._on_detect_started)
         worker.member_started.connect(self._on_member_started)
+        worker.document_progress.connect(self._on_detect_progress)
         worker.document_done.connect(self._on_detected)
         worker.document_failed.connect(self._on_detect_failed)
         worker.failed.connect(self._on_detector_failed)
@@ -549,19 +559,23 @@ class MainWindow(QMainWindow):
         ids = self._detect[2] if self._detect else []
         if ids:
             self._show_progress("Detecting PHI", len(ids))
+            self.detect_progress.start(len(ids))
 
     def _on_detect_started(self, doc_id: int, index: int, total: int) -> None:
-        self.progress.setValue(index)
+        self.detect_progress.document(index, total)
         row = next((r for r in self.queue_model.rows if r.id == doc_id), None)
         if row is not None:
             self.show_message(f"Detecting PHI in {row.name} ({index + 1} of {total})…")
 
     def _on_member_started(self, doc_id: int, member: str) -> None:
-        self.progress.setFormat(f"{member}: %v / %m")
+        self.detect_progress.member_started(member)
+
+    def _on_detect_progress(self, doc_id: int, share: float) -> None:
+        self.detect_progress.fraction(share)
 
     def _on_detected(self, doc_id: int, _n_spans: int) -> None:
         self.queue_model.update_documents([doc_id])
-        self.progress.setValue(self.progress.value() + 1)
+        self.detect_progress.document_done()
         if self.controller.document_id is None and not self._closing:
             # The first document ready is opened at once, its first finding selected, rather
             # than leaving an empty pane above a queue of detected documents.

@@ -18,6 +18,22 @@ CATEGORY_COLOURS: dict[Category, str] = {
     Category.PROFESSION: "#000000",  # black
 }
 
+# A second cue for undecided findings, whose pale fills merge under deuteranopia (the most
+# common colour-vision deficiency): Name, Organisation and ID look alike, as do Location and
+# Age, and Date and Contact. Each category's underline has its own line style among those that
+# look alike; the legend shows the same lines. Styles: single, dash, dot, dashdot,
+# dashdotdot, wave (document_view.py draws them).
+UNDERLINE_STYLES: dict[Category, str] = {
+    Category.NAME: "single",
+    Category.ORGANIZATION: "dash",
+    Category.ID: "dot",
+    Category.AGE: "wave",
+    Category.LOCATION: "dashdot",
+    Category.DATE: "dashdotdot",
+    Category.CONTACT: "single",
+    Category.PROFESSION: "dash",
+}
+
 REJECTED_TEXT = "#8A8A8A"
 CURRENT_OUTLINE = "#1A1A1A"
 
@@ -37,6 +53,17 @@ def _luminance(hex_colour: str) -> float:
         return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
     return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+
+
+def underline_colour(category: Category) -> str:
+    """The category's colour darkened until it stands out 3:1 against white (WCAG's figure
+    for graphics): a dotted underline in pale yellow or sky blue would be a cue nobody sees."""
+    r, g, b = (int(CATEGORY_COLOURS[category][i : i + 2], 16) for i in (1, 3, 5))
+    hex_colour = CATEGORY_COLOURS[category]
+    while 1.05 / (_luminance(hex_colour) + 0.05) < 3.0:
+        r, g, b = (int(c * 0.9) for c in (r, g, b))
+        hex_colour = f"#{r:02X}{g:02X}{b:02X}"
+    return hex_colour
 
 
 def text_colour_on(fill: str) -> str:

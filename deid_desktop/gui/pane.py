@@ -79,6 +79,11 @@ class DocumentPane(QWidget):
         self.text_view.set_spans(spans, span_at)
         self.pages_view.set_spans(spans)
 
+    def update_spans(self, changed) -> None:
+        """Findings decided in place: only their highlights change."""
+        self.text_view.update_spans(changed)
+        self.pages_view.update_spans(changed)
+
     def zoom_in(self) -> None:
         self._zoom(self.pages_view.zoom_in)
 

@@ -144,6 +144,12 @@ class PdfCanvas(QWidget):
         self._states = {s.id: (s.category.value, s.state) for s in spans}
         self.update()
 
+    def update_states(self, spans) -> None:
+        """New looks for findings decided in place; their boxes stay where they are."""
+        for s in spans:
+            self._states[s.id] = (s.category.value, s.state)
+        self.update()
+
     def paintEvent(self, _event) -> None:
         p = QPainter(self)
         p.fillRect(self.rect(), QColor(BACKDROP))
@@ -225,6 +231,12 @@ class PdfPagesView(QScrollArea):
     def set_spans(self, spans) -> None:
         self._spans = list(spans)
         self._apply_spans()
+
+    def update_spans(self, changed) -> None:
+        """Findings whose state or category changed in place (same extents)."""
+        by_id = {s.id: s for s in changed}
+        self._spans = [by_id.get(s.id, s) for s in self._spans]
+        self.canvas.update_states(changed)
 
     def set_current(self, span_id: int | None) -> None:
         self.canvas.current_id = span_id

@@ -80,13 +80,18 @@ def overlaps(a_start: int, a_end: int, b_start: int, b_end: int) -> bool:
 @dataclass
 class StepResult:
     """What one reviewer action did: the decisions it appended (in order), the finding to
-    select afterwards and the documents whose counts changed."""
+    select afterwards and the documents whose counts changed.
+
+    ``changed`` names the findings of the open document the action changed in place, when
+    it added or removed none: only those are re-read and redrawn, so a decision costs the
+    same in a 40-page note as in a letter. None means "re-read them all"."""
 
     decision_ids: list[int] = field(default_factory=list)
     focus: int | None = None
     touched: set[int] = field(default_factory=set)
     summary: str = ""
     advance: bool = False
+    changed: frozenset[int] | None = None
 
 
 class ReviewStep(QUndoCommand):
@@ -139,7 +144,8 @@ class ReviewController(QObject):
     """The open document, its findings, the selected finding and the review actions."""
 
     document_opened = Signal(int)  # document id, or -1 when none is open
-    spans_changed = Signal()
+    spans_changed = Signal()  # the open document's findings were re-read: redraw them all
+    spans_updated = Signal(list)  # span ids whose state or category changed in place (same order)
     current_changed = Signal(int)  # span id, or -1
     documents_changed = Signal(list)  # ids whose status or counts changed
     document_reviewed = Signal(int)
@@ -206,6 +212,28 @@ class ReviewController(QObject):
             self.current_id = self.spans[0].id if self.spans else None
         self.spans_changed.emit()
         self.current_changed.emit(self.current_id if self.current_id is not None else -1)
+
+    def _refresh_spans(self, changed: frozenset[int] | None) -> None:
+        """Re-read the findings an action changed and tell the views. Only ``changed`` when
+        they are all still there with their extents (a decision's usual case); everything
+        when the action added, removed or moved findings, or did not say what it changed."""
+        if changed is not None:
+            index = {s.id: i for i, s in enumerate(self.spans)} if changed else {}
+            fresh = [s for s in self._workspace.get_spans(changed) if s.document_id == self.document_id] if changed else []
+            if len(fresh) == len(changed) and all(s.id in index for s in fresh):
+                moved = False
+                for s in fresh:
+                    old = self.spans[index[s.id]]
+                    moved = moved or (old.start, old.end) != (s.start, s.end)
+                    self.spans[index[s.id]] = s
+                if moved:
+                    self.spans.sort(key=lambda s: (s.start, -s.end, s.id))
+                    self.spans_changed.emit()
+                elif fresh:
+                    self.spans_updated.emit([s.id for s in fresh])
+                return
+        self._load_spans()
+        self.spans_changed.emit()
 
     def _load_spans(self) -> None:
         if self.document_id is None or (self.row is not None and self.row.status == DocStatus.ERROR):
@@ -329,7 +357,7 @@ class ReviewController(QObject):
 
         def perform() -> StepResult:
             did = self._workspace.decide(span_id, action, reviewer=self.reviewer, **kwargs)
-            return StepResult([did], span_id, {doc_id}, advance=advance)
+            return StepResult([did], span_id, {doc_id}, advance=advance, changed=frozenset({span_id}))
 
         self._run(label, perform)
 
@@ -598,7 +626,7 @@ class ReviewController(QObject):
         def perform() -> StepResult:
             self._workspace.set_status(doc_id, DocStatus.REVIEWED)
             note = f" {undecided} undecided finding(s) will be treated as PHI at export." if undecided else ""
-            return StepResult([], self.current_id, {doc_id}, summary=f"Document marked reviewed.{note}")
+            return StepResult([], self.current_id, {doc_id}, summary=f"Document marked reviewed.{note}", changed=frozenset())
 
         def revert(_result: StepResult) -> None:
             self._workspace.set_status(doc_id, before)
@@ -631,7 +659,7 @@ class ReviewController(QObject):
                 result = step.run_again()
             else:
                 step.revert()
-                result = StepResult(focus=step.result.focus, touched=set(step.result.touched))
+                result = StepResult(focus=step.result.focus, touched=set(step.result.touched), changed=step.result.changed)
                 result.summary = f"Undone: {step.text()}."
         except DeidError as e:
             self.message.emit(f"Could not {'redo' if redo else 'undo'} “{step.text()}”: {e}")
@@ -646,8 +674,7 @@ class ReviewController(QObject):
         touched = set(result.touched) | {step.document_id}
         if self.document_id in touched:
             self.row = self._workspace.get_document(self.document_id)
-            self._load_spans()
-            self.spans_changed.emit()
+            self._refresh_spans(result.changed)
             focus = result.focus if result.focus is not None and self.span(result.focus) is not None else None
             if result.advance:
                 self._advance_from(focus)

@@ -122,6 +122,7 @@ class DetectionWorker(Worker):
     ready = Signal(object)  # the ensemble
     member_started = Signal(int, str)  # document id, member name
     document_started = Signal(int, int, int)  # document id, index (0-based), total
+    document_progress = Signal(int, float)  # document id, share of it detected (0-1)
     document_done = Signal(int, int)  # document id, number of spans stored
     document_failed = Signal(int, str)
     failed = Signal(str)
@@ -186,8 +187,14 @@ class DetectionWorker(Worker):
                 raise Cancelled
             self.member_started.emit(doc_id, member)
 
+        def fraction(done: float) -> None:
+            # Called batch by batch inside a model: cancelling stops a long document midway.
+            if self.cancelled:
+                raise Cancelled
+            self.document_progress.emit(doc_id, done)
+
         if hasattr(ensemble, "member_spans") and hasattr(ensemble, "combine"):
-            by_member = ensemble.member_spans([text], progress=progress)[0]
+            by_member = ensemble.member_spans([text], progress=progress, fraction=fraction)[0]
             if self.cancelled:
                 raise Cancelled
             from ..core.learn.workspace_detector import WorkspaceDetector

@@ -340,3 +340,32 @@ def test_whole_span_acceptance_stops_at_a_layout_gap():
         {"a": Fixed([joined]), "b": Fixed([first]), "c": Fixed([])},
     )
     assert [text[s.start : s.end] for s in e.detect(text)] == ["Aroha Ngata"]
+
+
+class Stepwise(Fixed):
+    """A member that, like a transformer, reports how far it is through its batches."""
+
+    def detect_many(self, texts, progress=None):
+        for done in (0.25, 0.5, 0.75, 1.0):
+            if progress is not None:
+                progress(done)
+        return [list(self.spans) for _ in texts]
+
+
+def test_member_spans_reports_the_share_done_inside_members_that_report_it():
+    cfg = EnsembleConfig(strategy="union", members=[MemberConfig("rules", "fixed"), MemberConfig("model", "fixed")])
+    e = Ensemble(cfg, {"rules": Fixed([DATE]), "model": Stepwise([NAME])})
+    started, shares = [], []
+    (by_member,) = e.member_spans([TEXT], progress=started.append, fraction=shares.append)
+    assert started == ["rules", "model"]
+    # The rules finish in a blink; the model's batches make up the whole bar.
+    assert shares == [0.0, 0.25, 0.5, 0.75, 1.0, 1.0]
+    assert by_member == {"rules": [DATE.with_(source="rules")], "model": [NAME.with_(source="model")]}
+    assert e.member_spans([TEXT]) == [by_member]  # the callbacks change nothing found
+
+
+def test_member_spans_without_reporting_members_moves_one_member_at_a_time():
+    e = ens("union", {"a": [NAME], "b": [DATE]})
+    shares = []
+    e.member_spans([TEXT], fraction=shares.append)
+    assert shares == [0.5, 1.0]

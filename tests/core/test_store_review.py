@@ -297,3 +297,17 @@ def test_offsets_are_checked_against_text_with_nul_characters(ws: Workspace):
     doc = ws.import_document(Document.from_text(text)).document_id
     added = ws.add_span(doc, 13, 20, Category.NAME, reviewer="ann")
     assert _spans_by_id(ws, doc)[added].text == "Ann Lee"
+
+
+def test_get_spans_rereads_only_the_decided_spans_and_leaves_out_withdrawn_ones(ws: Workspace, doc: int):
+    name_id, hospital_id, date_id = _detect(ws, doc, [NAME, HOSPITAL, DATE])
+    ws.decide(name_id, DecisionAction.ACCEPT, reviewer="ann")
+    ws.decide(date_id, DecisionAction.RESIZE, reviewer="ann", start=39, end=43)
+    added = ws.add_span(doc, 51, 62, Category.NAME, reviewer="ann")
+    got = {s.id: s for s in ws.get_spans([name_id, date_id, added])}
+    assert got == {k: v for k, v in _spans_by_id(ws, doc).items() if k in (name_id, date_id, added)}
+    assert got[name_id].state == "accepted" and got[date_id].text == "2020"
+    (add_decision,) = [d for d in ws.decisions(document_id=doc) if d.span_id == added]
+    ws.undo_decision(add_decision.id, reviewer="ann")
+    assert [s.id for s in ws.get_spans([added, hospital_id])] == [hospital_id]
+    assert ws.get_spans([]) == []

@@ -10,6 +10,7 @@ from PySide6.QtTest import QTest
 
 from deid_desktop.core.categories import Category
 from deid_desktop.core.store import DecisionAction, DocStatus
+from deid_desktop.gui.document_view import underline_style
 from deid_desktop.gui.palette import CATEGORY_COLOURS, REJECTED_TEXT
 from deid_desktop.gui.shortcuts import SHORTCUTS
 
@@ -56,7 +57,7 @@ def test_keyboard_review_accept_reject_relabel_undo_redo(window, workspace, revi
     assert c.current.text == "Margaret Okafor"
     start = c.current.start
     _, _, fmt = view.highlight_at(start)
-    assert fmt.underlineStyle() == QTextCharFormat.UnderlineStyle.DashUnderline  # undecided look
+    assert fmt.underlineStyle() == underline_style(Category.NAME)  # undecided look: the category's underline
 
     _press(view, Qt.Key.Key_A)
     assert _span(workspace, reviewing, "Margaret Okafor").state == "accepted"

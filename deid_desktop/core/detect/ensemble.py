@@ -25,6 +25,7 @@ The clinical-term guard still vetoes what it knows is no PHI (eponyms, units, sc
 from __future__ import annotations
 
 import gc
+import inspect
 import re
 import logging
 from bisect import bisect_left, bisect_right
@@ -287,6 +288,26 @@ def build_member(mc: MemberConfig, *, inclusion=None, model_override: str | None
     raise ConfigError(f"ensemble member {mc.name!r} has unknown type {mc.type!r}")
 
 
+def _reports_progress(detector: Detector) -> bool:
+    """Whether the member's ``detect_many`` takes a ``progress`` callback (a transformer
+    does: detection of a long document takes seconds there)."""
+    try:
+        return "progress" in inspect.signature(detector.detect_many).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _work_shares(members: Sequence[Detector]) -> list[float]:
+    """Each member's share of a detection's time, for the progress shown: the members
+    reporting their own progress take it all (the rules finish in a blink next to a model);
+    with none of those, every member takes the same."""
+    reporting = [_reports_progress(m) for m in members]
+    if not any(reporting):
+        return [1.0 / len(members)] * len(members) if members else []
+    n = sum(reporting)
+    return [1.0 / n if r else 0.0 for r in reporting]
+
+
 def _is_model(detector: Detector) -> bool:
     # by name, so that checking does not import torch for a rules-only ensemble
     return type(detector).__name__ == "TransformerDetector"
@@ -403,12 +424,35 @@ class Ensemble(Detector):
             out["members"][n] = desc
         return out
 
-    def member_spans(self, texts: Sequence[str], progress: Callable[[str], None] | None = None) -> list[dict[str, list[Span]]]:
+    def member_spans(
+        self,
+        texts: Sequence[str],
+        progress: Callable[[str], None] | None = None,
+        fraction: Callable[[float], None] | None = None,
+    ) -> list[dict[str, list[Span]]]:
+        """Each member's spans per text. ``progress(member)`` is called as each member
+        starts; ``fraction(done)`` with the share of the whole call done (0-1) after each
+        member and, inside members that report it (a transformer, batch by batch), as they
+        go, so a long document's detection can show how far it has got. Either callback may
+        raise to stop."""
         per_doc: list[dict[str, list[Span]]] = [{} for _ in texts]
-        for n in self.order:
+        shares = _work_shares([self.members[n] for n in self.order])
+        done = 0.0
+        for n, share in zip(self.order, shares):
             if progress:
                 progress(n)
-            results = self.members[n].detect_many(list(texts))
+            member = self.members[n]
+            if fraction is not None and _reports_progress(member):
+
+                def within(f: float, base: float = done, share: float = share) -> None:
+                    fraction(min(1.0, base + share * f))
+
+                results = member.detect_many(list(texts), progress=within)
+            else:
+                results = member.detect_many(list(texts))
+            done += share
+            if fraction is not None:
+                fraction(min(1.0, done))
             for i, spans in enumerate(results):
                 per_doc[i][n] = [s.with_(source=n) if s.source != n else s for s in spans]
         return per_doc

@@ -14,7 +14,7 @@ import logging
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import torch
@@ -283,12 +283,14 @@ class TransformerDetector(Detector):
     def detect(self, text: str) -> list[Span]:
         return self.detect_many([text])[0]
 
-    def detect_many(self, texts: Sequence[str]) -> list[list[Span]]:
+    def detect_many(self, texts: Sequence[str], progress: Callable[[float], None] | None = None) -> list[list[Span]]:
+        """``progress``, when given, is called after each batch with the share of the
+        call's sentences done (0-1): a long document takes a while."""
         # CPU threads: one per physical core while this runs (``threads`` to change it).
         with torch_threads(self.threads if self._device.type == "cpu" else None):
-            return self._detect_many(texts)
+            return self._detect_many(texts, progress)
 
-    def _detect_many(self, texts: Sequence[str]) -> list[list[Span]]:
+    def _detect_many(self, texts: Sequence[str], progress: Callable[[float], None] | None = None) -> list[list[Span]]:
         results: list[list[Span]] = [[] for _ in texts]
         unique: dict[str, int] = {}
         sentence_texts: list[str] = []
@@ -306,14 +308,17 @@ class TransformerDetector(Detector):
                     sentence_texts.append(sent)
                     placements.append([])
                 placements[k].append((di, s))
-        for w in range(0, len(sentence_texts), WINDOW):
-            found = self._run_sentences(sentence_texts[w : w + WINDOW])
+        total = len(sentence_texts)
+        for w in range(0, total, WINDOW):
+            window = sentence_texts[w : w + WINDOW]
+            done = (lambda f, w=w, n=len(window): progress((w + f * n) / total)) if progress else None
+            found = self._run_sentences(window, done)
             for k, spans in enumerate(found):
                 for di, off in placements[w + k]:
                     results[di].extend(sp.with_(start=sp.start + off, end=sp.end + off) for sp in spans)
         return [sorted(r, key=lambda s: (s.start, s.end)) for r in results]
 
-    def _run_sentences(self, sents: list[str]) -> list[list[Span]]:
+    def _run_sentences(self, sents: list[str], progress: Callable[[float], None] | None = None) -> list[list[Span]]:
         pieces = self._pieces(sents)
         out: list[list[Span]] = [[] for _ in sents]
         order = sorted(range(len(pieces)), key=lambda i: len(pieces[i].enc["input_ids"]))
@@ -328,6 +333,8 @@ class TransformerDetector(Detector):
                     if j is not None:
                         word_probs[wi] = p[j]
                 out[piece.sentence].extend(self.decoder.decode(ws, word_probs, offset=piece.offset, source=self.name))
+            if progress is not None:
+                progress(min(1.0, (b + len(batch)) / len(order)))
         return out
 
     def _encode(self, texts: list[str]) -> dict[str, list]:

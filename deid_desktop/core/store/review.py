@@ -106,6 +106,23 @@ class ReviewRepository:
             text = _document_with_text(session, document_id).text or ""
             return [_span_row(record, text) for record in _current_spans(session, document_id)]
 
+    def get_spans(self, span_ids: Iterable[int]) -> list[SpanRow]:
+        """The current spans among ``span_ids`` (a withdrawn or superseded one is left out).
+        Re-reading the few spans a decision changed costs the same in a long document as in
+        a short one, where ``list_spans`` reads them all."""
+        ids = sorted(set(span_ids))
+        if not ids:
+            return []
+        with self._db.reading() as session:
+            records = list(
+                session.scalars(select(SpanRecord).where(SpanRecord.id.in_(ids), current_span_filter()))
+            )
+            texts = {
+                doc_id: session.scalar(select(DocumentRecord.text).where(DocumentRecord.id == doc_id)) or ""
+                for doc_id in {r.document_id for r in records}
+            }
+            return [_span_row(record, texts[record.document_id]) for record in records]
+
     # ------------------------------------------------------------------- review
 
     def decide(
