@@ -98,8 +98,8 @@ def test_a_model_with_word_shapes_keeps_them(tiny_with_shapes):
 
 
 def test_export_happens_once_and_a_current_export_skips_the_torch_weights(tiny, monkeypatch):
-    from deid_desktop.core.detect import transformer
     from deid_desktop.core.detect.transformer import TransformerDetector
+    from deid_desktop.core.learn import hf
 
     TransformerDetector(str(tiny), backend="onnx")
     exports = list((tiny / "onnx").glob("model-*.onnx"))
@@ -110,7 +110,7 @@ def test_export_happens_once_and_a_current_export_skips_the_torch_weights(tiny, 
     def no_torch_load(*a, **k):
         raise AssertionError("the torch weights were loaded although an export exists")
 
-    monkeypatch.setattr(transformer, "load_token_classifier", no_torch_load)
+    monkeypatch.setattr(hf, "load_token_classifier", no_torch_load)
     det = TransformerDetector(str(tiny), backend="onnx")
     assert det.detect("Seen by Dr Aroha Ngata.") is not None
     assert list((tiny / "onnx").glob("model-*.onnx")) == exports and exports[0].stat().st_mtime_ns == stamp
@@ -153,18 +153,15 @@ def test_a_read_only_model_is_exported_to_the_user_cache(tiny, tmp_path, monkeyp
 
 
 def test_auto_takes_onnx_on_a_cpu_unless_int8_or_bf16_is_asked_for(tiny):
-    import torch
-
     from deid_desktop.core.detect.transformer import TransformerDetector, choose_backend
     from deid_desktop.core.errors import ModelError
 
-    cpu = torch.device("cpu")
-    assert choose_backend("auto", cpu, None, "auto") == "onnx"
-    assert choose_backend("auto", cpu, True, "auto") == "torch"
-    assert choose_backend("auto", cpu, None, "bf16") == "torch"
-    assert choose_backend("auto", torch.device("cuda"), None, "auto") == "torch"
+    assert choose_backend("auto", "cpu", None, "auto") == "onnx"
+    assert choose_backend("auto", "cpu", True, "auto") == "torch"
+    assert choose_backend("auto", "cpu", None, "bf16") == "torch"
+    assert choose_backend("auto", "cuda", None, "auto") == "torch"
     with pytest.raises(ModelError, match="CPU only"):
-        choose_backend("onnx", torch.device("cuda"), None, "auto")
+        choose_backend("onnx", "cuda", None, "auto")
     with pytest.raises(ModelError, match="unknown backend"):
         TransformerDetector(str(tiny), backend="tensorrt")
     assert TransformerDetector(str(tiny)).backend == "onnxruntime"
@@ -228,3 +225,48 @@ def test_auto_falls_back_to_torch_when_the_export_fails(tmp_path, monkeypatch, c
     assert det.detect("Seen by Dr Aroha Ngata.") is not None
     with pytest.raises(ModelError, match="could not be exported"):
         TransformerDetector(str(folder), backend="onnx")
+
+
+def test_the_light_tokenizer_encodes_exactly_as_transformers_does(tiny):
+    from deid_desktop.core.learn.fast_tokenizer import FastTokenizer, LabelConfig
+    from deid_desktop.core.learn.hf import load_config, load_tokenizer
+
+    ref, light = load_tokenizer(tiny), FastTokenizer(tiny)
+    texts = [*TEXTS, "Ngā mihi — Māori café naïve 😀 façade", "", "  spaced\tout\r\n", "x" * 3000]
+    want = ref(texts, add_special_tokens=True, return_offsets_mapping=True, truncation=False)
+    got = light(texts, add_special_tokens=True, return_offsets_mapping=True)
+    for key in ("input_ids", "token_type_ids", "attention_mask", "offset_mapping"):
+        assert [list(map(tuple, r)) if key == "offset_mapping" else list(r) for r in want[key]] == [
+            list(map(tuple, r)) if key == "offset_mapping" else list(r) for r in got[key]
+        ], key
+    assert light.pad_token_id == ref.pad_token_id
+    assert light.num_special_tokens_to_add(False) == ref.num_special_tokens_to_add(pair=False)
+    assert LabelConfig(tiny).id2label == load_config(tiny).id2label
+
+
+def test_a_detector_with_a_current_export_never_imports_torch_or_transformers(tiny):
+    """Start-up: importing torch and transformers costs seconds; the CPU path needs neither."""
+    import subprocess
+    import sys
+
+    from deid_desktop.core.detect.transformer import TransformerDetector
+
+    expected = _spans(TransformerDetector(str(tiny), backend="torch", precision="fp32"))
+    TransformerDetector(str(tiny))  # makes sure the export exists
+    code = (
+        "import sys, json\n"
+        "from deid_desktop.core.detect.transformer import TransformerDetector\n"
+        f"d = TransformerDetector({str(tiny)!r})\n"
+        f"texts = {TEXTS!r}\n"
+        "spans = [[(s.start, s.end, s.category.value, round(s.score, 3)) for s in doc] for doc in d.detect_many(texts)]\n"
+        "print(json.dumps({'backend': d.backend, 'device': d.device, 'spans': spans,"
+        " 'torch': 'torch' in sys.modules, 'transformers': 'transformers' in sys.modules}))\n"
+    )
+    import json
+
+    env = {k: v for k, v in os.environ.items() if k not in ("CUDA_VISIBLE_DEVICES",)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["backend"] == "onnxruntime" and got["device"] == "cpu"
+    assert got["torch"] is False and got["transformers"] is False
+    assert got["spans"] == [[[a, b, c.value, d] for a, b, c, d in doc] for doc in expected]

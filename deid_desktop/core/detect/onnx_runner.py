@@ -21,12 +21,13 @@ the 0.2-point recall budget, and its activation scales depend on the batch a sen
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import logging
 import os
 import tempfile
 import warnings
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -36,7 +37,15 @@ log = logging.getLogger(__name__)
 
 EXPORT_VERSION = "1"
 OPSET = 17
-FINGERPRINT_FILES = ("config.json", "model.safetensors", "pytorch_model.bin", "shape_embeddings.safetensors")
+# The weights, the labels and the tokenizer (which decides the graph's inputs).
+FINGERPRINT_FILES = (
+    "config.json",
+    "model.safetensors",
+    "pytorch_model.bin",
+    "shape_embeddings.safetensors",
+    "tokenizer.json",
+    "tokenizer_config.json",
+)
 
 
 def available() -> bool:
@@ -56,11 +65,13 @@ def cache_root() -> Path:
     return Path(base) / "deid-desktop"
 
 
-def fingerprint(model_dir: Path, input_names: Sequence[str]) -> str:
-    import torch
-
+def fingerprint(model_dir: Path) -> str:
+    try:
+        torch_version = importlib.metadata.version("torch")  # the exporter; not imported here
+    except importlib.metadata.PackageNotFoundError:
+        torch_version = "none"
     h = hashlib.sha256()
-    h.update(f"{EXPORT_VERSION}|{OPSET}|{torch.__version__}|{','.join(input_names)}|{model_dir.resolve()}".encode())
+    h.update(f"{EXPORT_VERSION}|{OPSET}|{torch_version}|{model_dir.resolve()}".encode())
     for name in FINGERPRINT_FILES:
         f = model_dir / name
         if f.is_file():
@@ -77,9 +88,9 @@ def _writable_dir(folder: Path) -> bool:
     return os.access(folder, os.W_OK | os.X_OK)
 
 
-def export_path(model_dir: Path, input_names: Sequence[str]) -> Path:
+def export_path(model_dir: Path) -> Path:
     """Where the export of ``model_dir`` lives (it may not exist yet)."""
-    name = f"model-{fingerprint(model_dir, input_names)}.onnx"
+    name = f"model-{fingerprint(model_dir)}.onnx"
     own = model_dir / "onnx"
     if own.is_dir() or os.access(model_dir, os.W_OK):
         return own / name
@@ -168,13 +179,14 @@ class OnnxRunner:
         return self.session.run(["logits"], {k: feeds[k] for k in self.input_names})[0]
 
 
-def open_runner(model_dir: Path, input_names: Sequence[str], threads: int, load_model) -> OnnxRunner:
-    """The runner for ``model_dir``, exporting it first (with ``load_model()``, the torch
-    model) when there is no current export."""
-    path = export_path(model_dir, input_names)
+def open_runner(model_dir: Path, threads: int, exportable: Callable[[], tuple[Any, list[str]]]) -> OnnxRunner:
+    """The runner for ``model_dir``, exporting it first when there is no current export;
+    ``exportable()`` gives the torch model and its input names for that (it imports torch)."""
+    path = export_path(model_dir)
     if not path.is_file():
         if not _writable_dir(path.parent):
             raise ModelError(f"{model_dir.name}: no writable folder for the ONNX export")
         log.info("exporting %s for ONNX Runtime (once per model version)", model_dir.name)
-        export(load_model(), input_names, path)
+        model, names = exportable()
+        export(model, names, path)
     return OnnxRunner(path, threads)

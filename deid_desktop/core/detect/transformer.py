@@ -17,18 +17,16 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
-import torch
 
 from ..errors import ModelError
 from ..learn.alignment import first_subwords
 from ..learn.chunking import content_budget, split_long
-from ..learn.device import autocast_dtype, physical_cores, pick_device, torch_threads
-from ..learn.hf import load_config, load_token_classifier, load_tokenizer, quiet
+from ..learn.device import accelerator_possible, physical_cores
+from ..learn.fast_tokenizer import FastTokenizer, LabelConfig
 from ..learn.label_map import meanings_for
 from ..learn.labels import WordDecoder
 from ..learn.modelio import CURRENT, MANIFEST, load_manifest, resolve_model_dir
 from ..learn.shape import check_spec, shape_ids
-from ..learn.shape_model import saved_spec, uses_shapes
 from ..spans import Span
 from ..text import sentences as split_sentences
 from ..text import words
@@ -71,8 +69,11 @@ class _Piece:
     offsets: list[tuple[int, int]]
 
 
-def quantize_linear_int8(model: torch.nn.Module) -> torch.nn.Module | None:
-    """Dynamic int8 quantisation of every Linear layer; None where this torch cannot."""
+def quantize_linear_int8(model: Any) -> Any:
+    """Dynamic int8 quantisation of every Linear layer (a torch module); None where this
+    torch cannot."""
+    import torch
+
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the eager API is deprecated in favour of torchao
@@ -114,28 +115,33 @@ class TransformerDetector(Detector):
                 manifest = load_manifest(path)
             except ModelError as e:
                 log.warning("%s", e)
-        tokenizer = load_tokenizer(path)
-        config = load_config(path)  # a clear error for a broken config before the weights load
-        torch_device = pick_device(device)
-        chosen = choose_backend(backend, torch_device, quantize, precision)
+        device_name = resolve_device(device)
+        chosen = choose_backend(backend, device_name, quantize, precision)
         n_threads = threads or physical_cores()
         model: Any = None
         runner: OnnxRunner | None = None
+        tokenizer: Any = None
+        config: Any = None
         if chosen == "onnx":
-            spec = saved_spec(config)
-            if spec is not None and not check_spec(spec):
+            # With a current export neither torch nor transformers is imported, nor are the
+            # weights loaded: start-up is ONNX Runtime's (seconds less; benchmarks/throughput.py).
+            config = LabelConfig(path)
+            if config.shape_spec is not None and not check_spec(config.shape_spec):
                 raise ModelError(f"{path.name}: the model was trained with word-shape features of another version")
-            names = input_names(tokenizer, spec is not None)
-            # With a current export the torch weights are never loaded: start-up is the
-            # session's, not torch's.
             try:
-                runner = open_runner(path, names, n_threads, lambda: load_token_classifier(path))
+                runner = open_runner(path, n_threads, lambda: _exportable(path, config.shape_spec is not None))
+                tokenizer = FastTokenizer(path)
             except ModelError as e:
                 if backend == "onnx":
                     raise
                 # "auto": a model the exporter cannot take still runs, on torch
                 log.warning("%s; running on torch instead", e)
+                runner = None
         if runner is None:
+            from ..learn.hf import load_config, load_token_classifier, load_tokenizer
+
+            tokenizer = load_tokenizer(path)
+            config = load_config(path)  # a clear error for a broken config before the weights load
             model = load_token_classifier(path)
         self._setup(
             model,
@@ -220,16 +226,19 @@ class TransformerDetector(Detector):
         )
         self.max_length = min(int(max_length), limit) if max_length else limit
         self.budget = content_budget(tokenizer, self.max_length)
-        self._device = pick_device(device)
+        self._device: Any = CPU if runner is not None else _torch_device(device)
         self.threads = threads or physical_cores()
         self.runner = runner
         self.quantized = False
-        self._autocast: torch.dtype | None = None
+        self._autocast: Any = None  # a torch.dtype to autocast to, on the torch path
         if runner is not None:
             # A model trained with word shapes gets them computed from each piece's cased text.
             self.shapes = "shape_ids" in runner.input_names
             self.model = None
         else:
+            from ..learn.device import autocast_dtype
+            from ..learn.shape_model import uses_shapes
+
             self.shapes = uses_shapes(model)
             model = model.to(self._device).eval()
             want_int8 = bool(quantize)  # None: the default, which is off (see the table above)
@@ -287,6 +296,10 @@ class TransformerDetector(Detector):
         """``progress``, when given, is called after each batch with the share of the
         call's sentences done (0-1): a long document takes a while."""
         # CPU threads: one per physical core while this runs (``threads`` to change it).
+        if self.runner is not None:  # the session has its own threads
+            return self._detect_many(texts, progress)
+        from ..learn.device import torch_threads
+
         with torch_threads(self.threads if self._device.type == "cpu" else None):
             return self._detect_many(texts, progress)
 
@@ -338,6 +351,10 @@ class TransformerDetector(Detector):
         return out
 
     def _encode(self, texts: list[str]) -> dict[str, list]:
+        if self.runner is not None:
+            return self.tokenizer(texts, add_special_tokens=True, return_offsets_mapping=True, truncation=False)
+        from ..learn.hf import quiet
+
         with quiet():  # over-long sentences warn; they are cut below
             return self.tokenizer(texts, add_special_tokens=True, return_offsets_mapping=True, truncation=False)
 
@@ -382,6 +399,8 @@ class TransformerDetector(Detector):
         return [probs[i, : len(p.enc["input_ids"])] for i, p in enumerate(batch)]
 
     def _torch_forward(self, feeds: dict[str, np.ndarray]) -> np.ndarray:
+        import torch
+
         tensors = {k: torch.from_numpy(v).to(self._device) for k, v in feeds.items()}
         ctx = (
             torch.autocast(device_type=self._device.type, dtype=self._autocast)
@@ -402,18 +421,19 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
 BACKENDS = ("auto", "torch", "onnx")
 
 
-def choose_backend(backend: str, device: torch.device, quantize: bool | None, precision: str) -> str:
-    """"torch" or "onnx" for ``backend``. "auto" takes ONNX Runtime on the CPU (float32, same
-    spans, several times faster at desktop batch sizes) unless int8 or bfloat16 was asked for,
-    which only the torch path has; torch on a GPU."""
+def choose_backend(backend: str, device: str, quantize: bool | None, precision: str) -> str:
+    """"torch" or "onnx" for ``backend`` on ``device`` (a device type: "cpu", "cuda", "mps").
+    "auto" takes ONNX Runtime on the CPU (float32, same spans, several times faster at
+    desktop batch sizes) unless int8 or bfloat16 was asked for, which only the torch path
+    has; torch on a GPU."""
     if backend not in BACKENDS:
         raise ModelError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
     if backend == "torch":
         return "torch"
-    on_cpu = device.type == "cpu"
+    on_cpu = device == "cpu"
     if backend == "onnx":
         if not on_cpu:
-            raise ModelError(f"backend = \"onnx\" runs on the CPU only, not on {device.type}")
+            raise ModelError(f"backend = \"onnx\" runs on the CPU only, not on {device}")
         if not onnx_available():
             raise ModelError("backend = \"onnx\" needs the onnxruntime package, which is not installed")
         return "onnx"
@@ -422,9 +442,47 @@ def choose_backend(backend: str, device: torch.device, quantize: bool | None, pr
     return "torch"
 
 
+class _Cpu:
+    """The device of the ONNX Runtime path, without importing torch for a torch.device."""
+
+    type = "cpu"
+
+    def __str__(self) -> str:
+        return "cpu"
+
+
+CPU = _Cpu()
+
+
+def resolve_device(device: str) -> str:
+    """The device type ``device`` means here: "auto" asks torch only where an accelerator
+    is possible at all (a CUDA build of torch with an NVIDIA driver, or a Mac), so a CPU
+    machine never pays torch's import to learn it has none."""
+    if device and device != "auto":
+        return str(device).split(":")[0]
+    if not accelerator_possible():
+        return "cpu"
+    return _torch_device("auto").type
+
+
+def _torch_device(device: str) -> Any:
+    from ..learn.device import pick_device
+
+    return pick_device(device)
+
+
+def _exportable(path: Path, shapes: bool) -> tuple[Any, list[str]]:
+    """The torch model of ``path`` and the input names its tokenizer produces, for export."""
+    from ..learn.hf import load_token_classifier, load_tokenizer
+
+    return load_token_classifier(path), input_names(load_tokenizer(path), shapes)
+
+
 def input_names(tokenizer: Any, shapes: bool) -> list[str]:
     """The model inputs the tokenizer produces (input_ids, attention_mask, ...), plus the
     word shapes for a model trained with them."""
+    from ..learn.hf import quiet
+
     with quiet():
         keys = [k for k in tokenizer(["a"], return_offsets_mapping=True).keys() if k != "offset_mapping"]
     return keys + (["shape_ids"] if shapes else [])

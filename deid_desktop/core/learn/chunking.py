@@ -14,7 +14,6 @@ from typing import Any, Sequence
 
 from ..text import sentences as split_sentences
 from ..text import words
-from .hf import quiet
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +38,8 @@ def token_offsets(tokenizer: Any, texts: Sequence[str]) -> list[list[tuple[int, 
     """Character offsets of the sub-words of each text, special tokens left out."""
     if not texts:
         return []
+    from .hf import quiet
+
     with quiet():  # long inputs make the tokenizer warn about model length; we cut them ourselves
         enc = tokenizer(list(texts), add_special_tokens=False, return_offsets_mapping=True, return_attention_mask=False)
     return [[(int(s), int(e)) for s, e in offs] for offs in enc["offset_mapping"]]

@@ -3,17 +3,39 @@
 from __future__ import annotations
 
 import contextlib
+import importlib.metadata
 import os
 import sys
 from functools import lru_cache
-from typing import Iterator
-
-import torch
+from typing import Any, Iterator
 
 from ..errors import ModelError
 
+# torch is imported inside the functions that need it: the ONNX Runtime path asks only
+# physical_cores and accelerator_possible, and importing torch costs seconds at start-up.
 
-def pick_device(device: str = "auto") -> torch.device:
+
+def accelerator_possible() -> bool:
+    """False when this machine certainly has no device torch could use: a CPU-only torch
+    build, or no NVIDIA driver (and not a Mac, where MPS may be). Answered without importing
+    torch."""
+    if sys.platform == "darwin":
+        return True
+    try:
+        version = importlib.metadata.version("torch")
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    if "+cpu" in version:
+        return False
+    if sys.platform.startswith("linux"):
+        return os.path.exists("/proc/driver/nvidia/version") or os.path.exists("/dev/nvidia0") or os.path.exists("/dev/kfd")
+    return True
+
+
+def pick_device(device: str = "auto") -> Any:
+    """A torch.device: the one named, else CUDA, then Apple MPS, then the CPU."""
+    import torch
+
     if device and device != "auto":
         try:
             return torch.device(device)
@@ -41,6 +63,8 @@ def physical_cores() -> int:
 def cpu_has_native_bf16() -> bool:
     """True when the CPU multiplies bfloat16 in hardware (AVX512-BF16 or AMX). Elsewhere
     bf16 is emulated and slower than float32, so it is not used."""
+    import torch
+
     try:
         if not torch.ops.mkldnn._is_mkldnn_bf16_supported():
             return False
@@ -56,11 +80,13 @@ def cpu_has_native_bf16() -> bool:
     return " avx512_bf16" in flags or " amx_bf16" in flags
 
 
-def autocast_dtype(device: torch.device, precision: str = "auto") -> torch.dtype | None:
+def autocast_dtype(device: Any, precision: str = "auto") -> Any:
     """The reduced-precision type to autocast to, or None for plain float32.
 
     "auto": bfloat16 on CUDA cards that support it (else float16) and on CPUs with native
     bf16; float32 elsewhere (MPS included). "bf16" forces bfloat16, "fp32" turns it off."""
+    import torch
+
     if precision == "fp32":
         return None
     if precision == "bf16":
@@ -78,6 +104,8 @@ def autocast_dtype(device: torch.device, precision: str = "auto") -> torch.dtype
 def torch_threads(n: int | None) -> Iterator[None]:
     """Run with ``n`` intra-op threads (None or 0: one per physical core) and put the
     process-wide setting back afterwards, so a library call leaves no trace in its host."""
+    import torch
+
     want = n or physical_cores()
     before = torch.get_num_threads()
     if want != before:
