@@ -69,10 +69,6 @@ DOCUMENT_WORDS = frozenset("""
     a an and at by for from in of on or re the to with
 """.split())
 
-# Titles the name surrogates keep on purpose; they identify no one.
-_KEPT_WORDS = frozenset({"dr", "mr", "mrs", "ms", "miss", "prof", "patient", "pt"})
-
-
 @dataclass(frozen=True)
 class _Word:
     start: int  # offsets into the original name
@@ -329,9 +325,10 @@ def split_suffix(name: str) -> tuple[str, str]:
 
 def _still_there(renamed: str, originals: Sequence[str]) -> bool:
     """Whether a replaced word survived (a surrogate that kept a token, "Dr Smith" → "Dr
-    Smith-Jones"): then the renamed name is not used."""
+    Smith-Jones"): then the renamed name is not used. Titles and document-type words the
+    surrogates keep on purpose ("Dr", the "Radiology" of an organisation) do not count."""
     left = {renamed[w.start : w.end].casefold() for w in name_words(renamed)}
-    gone = {t.casefold() for o in originals for t in o.split() if len(t) > 1 and t.casefold() not in _KEPT_WORDS}
+    gone = {t.casefold() for o in originals for t in o.split() if len(t) > 1 and t.casefold() not in DOCUMENT_WORDS}
     return bool(left & gone)
 
 
