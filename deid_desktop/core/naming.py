@@ -20,7 +20,8 @@ A name with an unknown word becomes a neutral keyed name (``doc-3fa9c2e1``). In 
 mode PHI words get the surrogates the text gets (the same engine and subject, and names are
 keyed word by word, so "Okafor" in the name and in the body become the same name); in tag and
 blackout modes any PHI makes the name neutral. The neutral name is a keyed hash rather than a
-counter so it stays the same across runs, workers and added files.
+counter so it stays the same across runs, workers and added files. A file's suffix is kept
+only when it names a file type ("Margaret.Okafor" has none).
 
 The CLI batch plans every output name before it reads any document (resuming, the name map
 and clash-free names need the whole plan first), so there only rules 1, 3 and 4 apply; the
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import mimetypes
 import os
 import re
 from dataclasses import dataclass
@@ -312,13 +314,27 @@ class FileNamer:
         return PurePath(*out)
 
 
+# Suffixes common in clinical exports that the standard MIME table lacks.
+_MORE_SUFFIXES = frozenset({"docx", "xlsx", "pptx", "odt", "ods", "odp", "md", "msg", "dcm", "hl7", "log", "dat"})
+
+
+@lru_cache(maxsize=1)
+def _known_suffixes() -> frozenset[str]:
+    """File-type suffixes of Python's built-in MIME table (not the system's, so every
+    machine names a file alike), without the dot."""
+    table = mimetypes.MimeTypes()
+    return frozenset(k[1:] for strict in (True, False) for k in table.types_map[strict]) | _MORE_SUFFIXES
+
+
 def split_suffix(name: str) -> tuple[str, str]:
-    """(stem, suffix) of a file name, where only a short suffix that is no name counts as
-    one: "letter.txt" → ("letter", ".txt"), but "Margaret.Okafor" is all stem, for the
-    suffix is copied into the output name as it is."""
+    """(stem, suffix) of a file name. The suffix is copied into the output name as it is, so
+    only a known file type, or a short suffix that is no name, counts as one: "letter.txt" →
+    ("letter", ".txt"), "notes.md" → ("notes", ".md"), but "Margaret.Okafor" is all stem."""
     suffix = PurePath(name).suffix
-    body = suffix[1:]
-    if suffix and body.isalnum() and len(body) <= 5 and body.casefold() not in _dictionary_names() and name != suffix:
+    body = suffix[1:].casefold()
+    if name == suffix or not body.isalnum():
+        return name, ""
+    if body in _known_suffixes() or (len(body) <= 4 and body not in _dictionary_names()):
         return name[: -len(suffix)], suffix
     return name, ""
 
