@@ -57,19 +57,22 @@ _DATE_LIKE = re.compile(r"\d{1,4}[-./]\d{1,2}(?:[-./]\d{1,4})?|(?:19|20)\d\d(?:[
 # readable.
 DOCUMENT_WORDS = frozenset("""
     letter letters discharge summary summaries referral referrals scan scanned scans report
-    reports note notes clinic clinical gp ed er ot pt dr mr mrs ms miss prof patient pt slt
-    admission admit assessment appointment audiology blood bloods cardiology care chart
+    reports note notes clinic clinical gp ed er ot pt dr mr mrs ms miss prof patient slt
+    mrn nhi dob id ref admission admit assessment appointment audiology blood bloods cardiology care chart
     consult consultation copy correspondence ct cxr day dental dermatology diagnosis dictation
     doc document draft ecg echo eeg ekg email emergency encounter endoscopy exam examination
     fax file final follow followup form gastro general handover health history hospital
     imaging inpatient intake lab labs medical medication medications meds memo mental mri
     neurology new nurse nursing obs old oncology op operation operative opd outpatient page
     part pathology physio physiotherapy plan practice prescription procedure progress psych
-    psychiatry psychology radiology record records referral reply request response result
+    psychiatry psychology radiology record records reply request response result
     results review rev script signed specialist surgery surgical test tests therapy transfer
     transcript triage ultrasound up update urgent ver version visit ward xray
     a an and at by for from in of on or re the to with
 """.split())
+
+# Titles the name surrogates keep on purpose; they identify no one.
+_TITLES = frozenset({"dr", "mr", "mrs", "ms", "miss", "prof", "patient", "pt"})
 
 @dataclass(frozen=True)
 class _Word:
@@ -156,18 +159,24 @@ PhiWords = Mapping[str, tuple[Category, str]]
 
 def phi_words(text: str, spans: Iterable[Span]) -> dict[str, tuple[Category, str]]:
     """Each word of the document's PHI spans, case-folded, with its span's category and fine
-    type: a file name word equal to one of them is PHI, whatever the word lists say. Titles
-    the surrogates keep ("Dr"), document-type words and one-letter or one- and two-digit
-    pieces ("J.", the "3" of "3 May") are left out: they identify no one on their own."""
+    type: a file name word equal to one of them is PHI, whatever the word lists say. Left
+    out, for they identify no one on their own: titles ("Dr"), one letter or one or two
+    digits ("J.", the "3" of "3 May"), and document-type words of spans other than names
+    (the "Clinic" of "Wellington Clinic"; but "Page" of "Will Page" is his name)."""
     out: dict[str, tuple[Category, str]] = {}
     for s in spans:
         value = text[s.start : s.end]
-        for w in name_words(value):
-            word = value[w.start : w.end].casefold()
-            if len(word) < 2 or (word.isdigit() and len(word) <= 2) or word in DOCUMENT_WORDS:
-                continue
+        for word in _phi_parts(value, s.category):
             out.setdefault(word, (s.category, s.fine))
     return out
+
+
+def _phi_parts(value: str, category: Category) -> list[str]:
+    """The case-folded words of one PHI value that identify someone (see ``phi_words``)."""
+    words = [value[w.start : w.end].casefold() for w in name_words(value)]
+    return [w for w in words
+            if len(w) > 1 and w not in _TITLES and not (w.isdigit() and len(w) <= 2)
+            and not (w in DOCUMENT_WORDS and category is not Category.NAME)]
 
 
 def _non_overlapping(spans: Sequence[Span]) -> list[Span]:
@@ -288,7 +297,7 @@ class FileNamer:
             pos = b
         out.append(name[pos:])
         renamed = _safe("".join(out))
-        if not renamed or _still_there(renamed, [r.text[s.start : s.end] for s in r.spans]):
+        if not renamed or _still_there(renamed, r.text, r.spans):
             return self.neutral(name, subject, kind)
         return renamed
 
@@ -339,12 +348,12 @@ def split_suffix(name: str) -> tuple[str, str]:
     return name, ""
 
 
-def _still_there(renamed: str, originals: Sequence[str]) -> bool:
+def _still_there(renamed: str, text: str, spans: Sequence[Span]) -> bool:
     """Whether a replaced word survived (a surrogate that kept a token, "Dr Smith" → "Dr
     Smith-Jones"): then the renamed name is not used. Titles and document-type words the
     surrogates keep on purpose ("Dr", the "Radiology" of an organisation) do not count."""
     left = {renamed[w.start : w.end].casefold() for w in name_words(renamed)}
-    gone = {t.casefold() for o in originals for t in o.split() if len(t) > 1 and t.casefold() not in DOCUMENT_WORDS}
+    gone = {w for s in spans for w in _phi_parts(text[s.start : s.end], s.category)}
     return bool(left & gone)
 
 

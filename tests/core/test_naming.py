@@ -136,3 +136,16 @@ def test_messages_name_a_file_without_its_phi(rules, name):
     shown = withheld_name(name, rules)
     assert_gone(shown, "Okafor", "Margaret", "44172290", "Fifita", "Tevita")
     assert shown.endswith(PurePath(name).suffix) and "[" in shown
+
+
+def test_a_document_word_that_is_the_patients_name_is_replaced_too(rules):
+    """"Page" names a kind of thing and stays in "page_2"; in "Will_Page_letter", where the
+    document says the patient is Will Page, it is his surname."""
+    body = "Patient: Will Page, seen at Wellington Clinic."
+    spans = [_span(body, "Will Page", Category.NAME, "PATIENT"), _span(body, "Wellington Clinic", Category.ORGANIZATION, "HOSPITAL")]
+    phi = phi_words(body, spans)
+    out = namer(rules).file_stem("Will_Page_letter", "p1", phi)
+    assert_gone(out, "will", "page")
+    assert out.endswith("_letter")
+    assert namer(rules).file_stem("clinic_letter", "p1", phi) == "clinic_letter"  # the kind of place, not its name
+    assert namer(rules).file_stem("page_2", "p1") == "page_2"
