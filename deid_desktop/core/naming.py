@@ -5,7 +5,7 @@ folder per patient), and a detector reading three words without context misses m
 them. A data steward releases what we write, so a name is judged conservatively, word by
 word (split at _ - . spaces and camelCase):
 
-1. a word with a run of three or more digits, or digits joined by - . / ("MRN44172290",
+1. a word with three or more digits, or digits joined by - . / ("MRN44172290", "AB12CD3",
    "0412", "2021-03-14", "14.03"), is an identifier or a date: it is PHI;
 2. a word that is part of a PHI span of the document's own text ("Okafor" where the body
    says "Margaret Okafor") is PHI with that span's category (``phi_words``), whatever the
@@ -48,8 +48,8 @@ from .spans import Span
 # would no longer look like one to the detector.
 _WORD = re.compile(r"\d+(?:[-./]\d+)+|[^\W_]+")
 _UNSAFE = re.compile(r'[\\/:*?"<>|\x00-\x1f\x7f]+')
-# Identifiers, phone numbers and dates: three digits in a row, or digits joined by - . /
-_NUMBER_PHI = re.compile(r"\d{3,}|\d+[-./]\d+")
+# Dates: digits joined by - . / ("14.03"); with three or more digits, see ``_number_phi``.
+_JOINED_DIGITS = re.compile(r"\d[-./]\d")
 _DATE_LIKE = re.compile(r"\d{1,4}[-./]\d{1,2}(?:[-./]\d{1,4})?|(?:19|20)\d\d(?:[01]\d[0-3]\d)?")
 
 # Words that name a kind of document, service or version and identify no one, even where a
@@ -148,6 +148,12 @@ def _plain(word: str) -> bool:
     return w in plain or (w.endswith("s") and w[:-1] in plain)
 
 
+def _number_phi(word: str) -> bool:
+    """Identifiers, phone numbers and dates: three or more digits anywhere in the word
+    ("MRN44172290", "AB12CD3"), or digits joined by - . / ("14.03")."""
+    return sum(c.isdigit() for c in word) >= 3 or _JOINED_DIGITS.search(word) is not None
+
+
 def _number_category(word: str) -> Category:
     return Category.DATE if _DATE_LIKE.fullmatch(word) else Category.ID
 
@@ -223,7 +229,7 @@ def read_name(name: str, detector, phi: PhiWords | None = None) -> _Reading:
             continue
         word = text[a:b]
         known = (phi or {}).get(word.casefold())
-        if _NUMBER_PHI.search(word):
+        if _number_phi(word):
             spans.append(Span(a, b, _number_category(word), "OTHER", 1.0, "file name"))
         elif known is not None:
             spans.append(Span(a, b, known[0], known[1], 1.0, "document"))

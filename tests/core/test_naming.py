@@ -53,6 +53,7 @@ LEAKS = [
     ("discharge_summary_20210314", ("20210314", "2021")),  # a date written without separators
     ("letter_14.03", ("14.03", "1403")),  # a day and month
     ("clinic_2021", ("2021",)),
+    ("referral_AB12CD3", ("AB12CD3",)),  # an identifier whose digits are not in one run
     ("Tevita_Fifita_letter", ("Tevita", "Fifita")),
     ("discharge_summary_2021-03-14", ("2021-03-14", "2021")),
     ("scan 0412 555 019", ("0412", "555", "019")),
