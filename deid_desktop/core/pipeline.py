@@ -348,7 +348,7 @@ def plan_outputs(
     when two input arguments would write the same path, each of them gets its position on
     the command line as a top folder ("1/", "2/"), and any clash left gets "-2", "-3"."""
     from .documents.ingest import iter_input_files, real_key
-    from .naming import claim, output_name
+    from .naming import claim, output_name, split_suffix
 
     manifest = manifest or {}
     entries: list[tuple[int, Path, Path | None, str, PurePath]] = []
@@ -364,7 +364,7 @@ def plan_outputs(
             # never read, so never worth the risk of a name the detector misses: the entry
             # gets a neutral name, its folders their usual de-identified ones
             folders = namer.relative(rel, subjects).parent
-            on_skip((folders / (namer.neutral(rel.name, subjects[-1], "entry") + PurePath(rel.name).suffix)).as_posix(), reason)
+            on_skip((folders / (namer.neutral(rel.name, subjects[-1], "entry") + split_suffix(rel.name)[1])).as_posix(), reason)
 
     for argi, inp in enumerate(inputs):
         root = inp if inp.is_dir() else None

@@ -18,7 +18,7 @@ from ..core import certificate
 from ..core.categories import display_name
 from ..core.documents.export import output_suffix
 from ..core.errors import DeidError
-from ..core.naming import FileNamer, claim, output_name
+from ..core.naming import FileNamer, claim, output_name, phi_words
 from ..core.pipeline import FileResult, bytes_digest, load_report, renamed_message, write_report
 from ..core.store import DocStatus
 
@@ -101,11 +101,11 @@ def needs_review(rows) -> list:
     return [r for r in rows if r.status != DocStatus.ERROR and r.status not in DONE_STATUSES]
 
 
-def output_path(out_dir: Path, row, suffix: str, taken: set[str], namer) -> Path:
+def output_path(out_dir: Path, row, suffix: str, taken: set[str], namer, phi=None) -> Path:
     """The CLI's rule (``core.naming``): the file name de-identified with the document's
-    subject, and no two documents on one output."""
+    subject and its own PHI words (``phi``), and no two documents on one output."""
     name = Path(row.name or f"document-{row.id}")
-    stem = namer.file_stem(name.stem, row.subject_label or "default")
+    stem = namer.file_stem(name.stem, row.subject_label or "default", phi)
     return claim(out_dir / output_name(stem, suffix), taken)
 
 
@@ -158,7 +158,7 @@ class ExportJob:
             # the report is PHI-free: documents are named by their de-identified file name
             subject = row.subject_label or "default"
             name = Path(row.name or f"document-{row.id}")
-            key = namer.file_stem(name.stem, subject) + name.suffix
+            key = namer.file_stem(name.stem, subject, self._phi_words(row)) + name.suffix
             if key in summary.results:
                 key = f"{key} (document {row.id})"
             exported_doc = ExportedDocument(row.id, str(row.status))
@@ -209,6 +209,16 @@ class ExportJob:
             runs=certificate.detection_runs(self.workspace, runs),
         )
 
+    def _phi_words(self, row) -> dict:
+        """The words of the document's exported PHI, which its file name must not keep."""
+        if row.status == DocStatus.ERROR:
+            return {}
+        try:
+            doc = self.workspace.load_document(row.id)
+            return phi_words(doc.text, self.workspace.final_spans(row.id, unreviewed_policy="accept"))
+        except DeidError:  # _export_one reports it; the name still gets the list-based rule
+            return {}
+
     def _export_one(self, deid, row, opts: ExportOptions, taken: set[str], key: str, namer, exported_doc: ExportedDocument) -> FileResult:
         t0 = time.perf_counter()
         subject = row.subject_label or "default"
@@ -227,7 +237,7 @@ class ExportJob:
             spans = self.workspace.final_spans(row.id, unreviewed_policy="accept")
             exported_doc.auto_accepted = len(spans) - len(self.workspace.final_spans(row.id, unreviewed_policy="reject"))
             exported_doc.review = certificate.document_review(self.workspace, row.id)
-            out = output_path(opts.out_dir, row, output_suffix(doc, opts.fmt), taken, namer)
+            out = output_path(opts.out_dir, row, output_suffix(doc, opts.fmt), taken, namer, phi_words(doc.text, spans))
             result.output = str(deid.export(doc, spans, subject, out, result))
         except DeidError as e:
             reason = getattr(e, "reason", None)

@@ -80,17 +80,17 @@ def test_tag_mode_gives_neutral_names(tmp_path, capsys):
 def test_same_relative_path_in_two_inputs_gives_two_outputs(tmp_path, capsys):
     a, b, out = tmp_path / "a", tmp_path / "b", tmp_path / "out"
     for folder, date in ((a, "02/05/2024"), (b, "09/09/2023")):
-        (folder / "sub").mkdir(parents=True)
-        (folder / "sub" / "visit.txt").write_text(f"Seen on {date}.", encoding="utf-8")
+        (folder / "notes").mkdir(parents=True)
+        (folder / "notes" / "visit.txt").write_text(f"Seen on {date}.", encoding="utf-8")
     assert deidentify(tmp_path, str(a), str(b), "--out", str(out)) == 0
     outputs = sorted(out.rglob("*.deid.txt"))
-    assert [str(p.relative_to(out)) for p in outputs] == ["1/sub/visit.deid.txt", "2/sub/visit.deid.txt"]
+    assert [str(p.relative_to(out)) for p in outputs] == ["1/notes/visit.deid.txt", "2/notes/visit.deid.txt"]
     assert outputs[0].read_text(encoding="utf-8") != outputs[1].read_text(encoding="utf-8")
     files = json.loads((out / "deid_report.json").read_text(encoding="utf-8"))["files"]
     assert sorted(f["output"] for f in files) == [str(p) for p in outputs]
     # two files named on the command line with one base name
     out2 = tmp_path / "out2"
-    assert deidentify(tmp_path, str(a / "sub" / "visit.txt"), str(b / "sub" / "visit.txt"), "--out", str(out2)) == 0
+    assert deidentify(tmp_path, str(a / "notes" / "visit.txt"), str(b / "notes" / "visit.txt"), "--out", str(out2)) == 0
     assert len(list(out2.rglob("*.deid.txt"))) == 2
 
 
@@ -233,14 +233,14 @@ def test_a_pdf_page_the_export_cannot_vouch_for_is_named_in_the_report_and_not_c
 
     src, out = tmp_path / "in", tmp_path / "out"
     src.mkdir()
-    make_arc_pdf(src / "stamped.pdf", "WHAANGA")
-    (src / "plain.txt").write_text(LETTER, encoding="utf-8")
+    make_arc_pdf(src / "scan.pdf", "WHAANGA")
+    (src / "letter.txt").write_text(LETTER, encoding="utf-8")
     assert deidentify(tmp_path, str(src), "--out", str(out)) == 0
     report = json.loads((out / "deid_report.json").read_text(encoding="utf-8"))
     by_name = {r["file"]: r for r in report["files"]}
-    assert by_name["stamped.pdf"]["pages_to_check"] == [1]
-    assert by_name["plain.txt"]["pages_to_check"] == []
+    assert by_name["scan.pdf"]["pages_to_check"] == [1]
+    assert by_name["letter.txt"]["pages_to_check"] == []
     assert report["summary"]["files_with_pages_to_check"] == 1
     with open(out / "deid_report.csv", newline="", encoding="utf-8") as f:
         rows = {r["file"]: r for r in csv.DictReader(f)}
-    assert rows["stamped.pdf"]["pages_to_check"] == "1"
+    assert rows["scan.pdf"]["pages_to_check"] == "1"

@@ -56,7 +56,7 @@ def make_batch(root: Path) -> None:
     (root / "patient-1" / "visit1.txt").write_text(NOTE, encoding="utf-8")
     (root / "patient-1" / "visit2.txt").write_text(NOTE.replace("02/05/2024", "12/05/2024"), encoding="utf-8")
     (root / "patient-2" / "visit1.txt").write_text(NOTE, encoding="utf-8")
-    (root / "patient-2" / "broken.docx").write_bytes(b"PK\x03\x04 definitely not a zip")
+    (root / "patient-2" / "letter.docx").write_bytes(b"PK\x03\x04 definitely not a zip")
     (root / "patient-2" / "notes.md").write_text("# readme", encoding="utf-8")
 
 
@@ -67,7 +67,7 @@ def test_deidentify_batch_subjects_report_and_resume(tmp_path, capsys):
     rc = run("deidentify", str(src), "--out", str(out), "--ensemble", RULES, "--key-file", str(key), "--quiet")
     assert rc == 1  # one file failed, the rest went on
     err = capsys.readouterr().err
-    assert "broken.docx" in err
+    assert "letter.docx" in err
     a = (out / "patient-1" / "visit1.deid.txt").read_text(encoding="utf-8")
     b = (out / "patient-1" / "visit2.deid.txt").read_text(encoding="utf-8")
     c = (out / "patient-2" / "visit1.deid.txt").read_text(encoding="utf-8")
@@ -80,7 +80,7 @@ def test_deidentify_batch_subjects_report_and_resume(tmp_path, capsys):
     assert name_a != c.splitlines()[0]  # another patient gets another one
     report = json.loads((out / "deid_report.json").read_text(encoding="utf-8"))
     by_name = {Path(f["file"]).name: f for f in report["files"]}
-    assert by_name["broken.docx"]["status"] == "error" and by_name["broken.docx"]["error_code"] == "corrupt"
+    assert by_name["letter.docx"]["status"] == "error" and by_name["letter.docx"]["error_code"] == "corrupt"
     assert by_name["notes.md"]["status"] == "skipped"
     assert by_name["visit1.txt"]["counts"]["DATE"] >= 2
     assert report["summary"]["ok"] == 3
