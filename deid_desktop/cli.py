@@ -151,10 +151,22 @@ def write_timing(path: Path, det, *, load_s: float, detect_s: float, n_docs: int
 _WORKER = None
 
 
-def _worker_init(ensemble: str | None, workspace: str | None, key: bytes, mode: str, fmt: str | None, rescan: bool, options: dict) -> None:
+def _worker_init(ensemble: str | None, workspace: str | None, key: bytes, mode: str, fmt: str | None, rescan: bool, options: dict, threads: int = 0) -> None:
     global _WORKER
     logging.basicConfig(level=logging.WARNING)
+    if threads:
+        # each worker process gets its share of the cores: N workers each running one
+        # thread per core oversubscribed the machine and ran slower than one worker
+        from .core.learn.device import THREADS_ENV
+
+        os.environ[THREADS_ENV] = str(threads)
     _WORKER = _make_deidentifier(argparse.Namespace(ensemble=ensemble, workspace=workspace), key, mode, fmt, rescan, options)
+
+
+def _threads_per_worker(workers: int) -> int:
+    from .core.learn.device import default_threads
+
+    return max(1, default_threads() // max(1, workers))
 
 
 def _make_deidentifier(ns, key: bytes, mode: str, fmt: str | None, rescan: bool, options: dict, detector=None):
@@ -298,7 +310,8 @@ def cmd_deidentify(args) -> int:
         import multiprocessing as mp
 
         with ProcessPoolExecutor(args.workers, mp_context=mp.get_context("spawn"), initializer=_worker_init,
-                                 initargs=(args.ensemble, args.workspace, key, args.mode, args.format, not args.no_rescan, options)) as ex:
+                                 initargs=(args.ensemble, args.workspace, key, args.mode, args.format, not args.no_rescan, options,
+                                           _threads_per_worker(args.workers))) as ex:
             futs = {ex.submit(_worker_run, str(it.source), str(it.output), it.subject, it.display, it.subject_label,
                               None if args.quiet else f"file {i}/{len(todo)}"): (it, d)
                     for i, (it, d) in enumerate(todo, 1)}

@@ -270,3 +270,18 @@ def test_a_detector_with_a_current_export_never_imports_torch_or_transformers(ti
     assert got["backend"] == "onnxruntime" and got["device"] == "cpu"
     assert got["torch"] is False and got["transformers"] is False
     assert got["spans"] == [[[a, b, c.value, d] for a, b, c, d in doc] for doc in expected]
+
+
+def test_worker_processes_share_the_cores_instead_of_each_taking_all(tiny, monkeypatch):
+    from deid_desktop import cli
+    from deid_desktop.core.detect.transformer import TransformerDetector
+    from deid_desktop.core.learn import device
+
+    monkeypatch.delenv("DEID_THREADS", raising=False)
+    monkeypatch.setattr(device, "physical_cores", lambda: 4)
+    assert cli._threads_per_worker(1) == 4 and cli._threads_per_worker(2) == 2 and cli._threads_per_worker(8) == 1
+    assert TransformerDetector(str(tiny)).describe()["threads"] == 4
+    monkeypatch.setenv("DEID_THREADS", "1")  # what _worker_init sets in each worker process
+    assert TransformerDetector(str(tiny)).describe()["threads"] == 1
+    monkeypatch.setenv("DEID_THREADS", "lots")  # nonsense is ignored
+    assert TransformerDetector(str(tiny)).describe()["threads"] == 4

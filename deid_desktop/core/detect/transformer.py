@@ -21,7 +21,7 @@ import numpy as np
 from ..errors import ModelError
 from ..learn.alignment import first_subwords
 from ..learn.chunking import content_budget, split_long
-from ..learn.device import accelerator_possible, physical_cores
+from ..learn.device import accelerator_possible, default_threads
 from ..learn.fast_tokenizer import FastTokenizer, LabelConfig
 from ..learn.label_map import meanings_for
 from ..learn.labels import WordDecoder
@@ -117,7 +117,7 @@ class TransformerDetector(Detector):
                 log.warning("%s", e)
         device_name = resolve_device(device)
         chosen = choose_backend(backend, device_name, quantize, precision)
-        n_threads = threads or physical_cores()
+        n_threads = threads or default_threads()
         model: Any = None
         runner: OnnxRunner | None = None
         tokenizer: Any = None
@@ -227,7 +227,7 @@ class TransformerDetector(Detector):
         self.max_length = min(int(max_length), limit) if max_length else limit
         self.budget = content_budget(tokenizer, self.max_length)
         self._device: Any = CPU if runner is not None else _torch_device(device)
-        self.threads = threads or physical_cores()
+        self.threads = threads or default_threads()
         self.runner = runner
         self.quantized = False
         self._autocast: Any = None  # a torch.dtype to autocast to, on the torch path

@@ -59,6 +59,18 @@ def physical_cores() -> int:
     return max(1, n or os.cpu_count() or 1)
 
 
+THREADS_ENV = "DEID_THREADS"
+
+
+def default_threads() -> int:
+    """Intra-op threads for a model: ``DEID_THREADS`` when set (a batch with N worker
+    processes gives each its share of the cores), else one per physical core."""
+    raw = os.environ.get(THREADS_ENV, "").strip()
+    if raw.isdigit() and int(raw) > 0:
+        return int(raw)
+    return physical_cores()
+
+
 @lru_cache(maxsize=1)
 def cpu_has_native_bf16() -> bool:
     """True when the CPU multiplies bfloat16 in hardware (AVX512-BF16 or AMX). Elsewhere
