@@ -71,3 +71,22 @@ def test_iso_and_compact_dates_lean_on_context():
     (dated,) = run("date", "Collected on 2021-03-14.")
     assert bare.score < dated.score
     assert texts("date", "Infection 20210314") == []
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Clinic booked Tue 14 May, bring letters.", "Tue 14 May"),
+        ("Reviewed Thursday, 2 November 2023 by the team.", "Thursday, 2 November 2023"),
+        ("Phoned WED 03/01/2024 re results.", "WED 03/01/2024"),
+        ("Can you do Sun 7th instead?", "Sun 7th"),
+        ("Visit Thu 8/2 confirmed.", "Thu 8/2"),
+    ],
+)
+def test_a_weekday_belongs_to_the_date_after_it(text, expected):
+    assert texts("date", text) == [expected]
+
+
+@pytest.mark.parametrize("text", ["Antibiotics for 5/7 then review.", "Sunday lunch with family.", "Mon-Fri 9 to 5."])
+def test_a_weekday_alone_or_a_duration_is_no_date(text):
+    assert texts("date", text) == []

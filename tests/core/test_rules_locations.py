@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .rules_helpers import labelled, texts
+from .rules_helpers import labelled, run, texts
 
 
 @pytest.mark.parametrize(
@@ -148,3 +148,36 @@ def test_letterheads_in_capitals_and_businesses():
 def test_a_postcode_after_a_town_in_an_address_line_may_be_followed_by_more_text():
     text = "Address 38 Glenfield Road, Glenfield, Auckland 0629 Discharged 09/04/2024"
     assert texts("postcode", text) == ["0629"]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # towns in no list, after words that say where someone lives or comes from
+        ("She lives in Pukeroa Flats with her sister.", ["Pukeroa Flats"]),
+        ("Born in Vallecorsa, Lazio, and came here aged 9.", ["Vallecorsa", "Lazio"]),
+        ("Family moved to\nMiddlemarsh Crossing when he was small.", ["Middlemarsh Crossing"]),
+        ("Grew up in Kelso Bay.", ["Kelso Bay"]),
+    ],
+)
+def test_unlisted_towns_after_residence_words_are_validated_places(text, expected):
+    spans = run("place", text)
+    assert [text[s.start : s.end] for s in spans] == expected
+    assert all(s.validated for s in spans)  # the wording proves it: the models may not out-vote it
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Moved to Ward 12 overnight.",
+        "Moved to ICU for monitoring.",
+        "Born in March, full term.",
+        "Moved to Rehab on day 5.",
+        "Lives in Sheltered Housing.",
+        "Moved to Dr Ngata's list.",
+        "Moved to Anna's for the week.",
+        "Lives at Kowhai Manor now.",
+    ],
+)
+def test_wards_months_people_and_homes_after_residence_words_are_no_place(text):
+    assert texts("place", text) == []

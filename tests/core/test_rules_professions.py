@@ -60,3 +60,46 @@ def test_jobs_in_no_list_are_found_after_a_label_or_works_as(text, expected):
 )
 def test_labels_that_name_no_job_give_none(text):
     assert texts("profession", text) == []
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # a listed job or a generic head, with the words of the job before it
+        ("Mr K is a retired mail carrier, lives with his wife.", ["mail carrier"]),
+        ("She is a hospital laundry supervisor on night shifts.", ["hospital laundry supervisor"]),
+        ("Ex-fisherman and cannery worker, now on a pension.", ["fisherman", "cannery worker"]),
+        ("Used to be a vineyard tractor operator.", ["vineyard tractor operator"]),
+        ("Former cafe owner; sold the business in 2019.", ["cafe owner"]),
+        ("He used to be a drovers' cook up north.", ["drovers' cook"]),
+    ],
+)
+def test_jobs_ending_in_a_job_word_are_taken_with_their_modifiers(text, expected):
+    spans = run("profession", text)
+    assert [text[s.start : s.end] for s in spans] == expected
+    assert all(s.validated for s in spans)  # the models rarely say PROFESSION: they may not out-vote it
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "She is a hard worker at school.",
+        "He is a carrier of the familial variant.",
+        "Smoking is a key driver of his symptoms.",
+        "This is a doctor's note for work.",
+        "Former heavy smoker, quit 2015.",
+        "He was a passenger in the car.",
+        "She is a dog owner.",
+    ],
+)
+def test_a_job_word_without_a_job_gives_none(text):
+    assert texts("profession", text) == []
+
+
+def test_an_adverb_between_works_and_as_still_opens_the_job():
+    text = "He works occasionally as a ski lift attendant in winter."
+    assert texts("profession", text) == ["ski lift attendant"]
+
+
+def test_a_good_cook_keeps_only_the_job():
+    assert texts("profession", "She is a good cook and a keen gardener.") == ["cook"]

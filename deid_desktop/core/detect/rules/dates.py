@@ -46,6 +46,18 @@ _YEAR_CONTEXT = re.compile(r"\b(?:in|since|from|until|till|during|circa|c\.|year
 # UK shorthand: 3/12 = three months, 2/52 = two weeks, 5/7 = five days, 4/24 = four hours.
 _DURATION_DENOMINATORS = {"12", "52", "7", "24"}
 _NOT_A_DATE_AFTER = re.compile(r"\s*(?:ago|tabs?|tablets?|power|strength|weeks?|days?|months?|hrs?|hours?|times|doses?|x)\b")
+_WEEKDAY_WORDS = [
+    "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+    "Mon", "Tue", "Tues", "Wed", "Thu", "Thur", "Thurs", "Fri", "Sat", "Sun",
+]
+_WEEKDAY = trie_regex([f for w in _WEEKDAY_WORDS for f in (w, w.upper())], ignore_case=False)
+# "Sat 9 Mar", "Monday, 18 March 2024": the weekday belongs to the date it is written before.
+_WEEKDAY_BEFORE = re.compile(rf"(?<![A-Za-z]){_WEEKDAY}\.?,?[ \t]+$")
+# "Fri 5th", "Fri 5/7": after a weekday a bare day or day/month is a date, not a count or a
+# duration ("5/7" alone is five days).
+_WEEKDAY_DAY = re.compile(
+    rf"(?<![A-Za-z]){_WEEKDAY}\.?,?[ \t]+(?:[0-3]?\d(?:st|nd|rd|th)|\d{{1,2}}/\d{{1,2}})(?![\w/]|[.-]\d)"
+)
 _VERSION_BEFORE = re.compile(r"(?:\bv|version|ver\.?|release|build)\s*$")
 
 
@@ -101,4 +113,14 @@ class DateDetector(RuleDetector):
         for m in _ORDINAL.finditer(text):
             if 1 <= int(re.sub(r"\D", "", m[1])) <= 31:
                 add(m.start(1), m.end(1), 0.6)
-        return keep_longest(found)
+        for m in _WEEKDAY_DAY.finditer(text):
+            day = re.search(r"\d+", m.group()[m.group().rfind(" ") :])
+            if day and 1 <= int(day.group()) <= 31:
+                add(m.start(), m.end(), 0.8)
+        return [_with_weekday(text, s) for s in keep_longest(found)]
+
+
+def _with_weekday(text: str, span: Span) -> Span:
+    """The date with the weekday written just before it, which dates it as much as the rest."""
+    w = _WEEKDAY_BEFORE.search(text, max(0, span.start - 12), span.start)
+    return span if w is None else span.with_(start=w.start())

@@ -1,5 +1,10 @@
 """Cities, towns, states and countries from the dictionaries, taken where the sentence says
-it is a place: "lives in Hamilton", "from Samoa", "Boston, MA", "Town: Gore"."""
+it is a place: "lives in Hamilton", "from Samoa", "Boston, MA", "Town: Gore".
+
+Where the sentence says where a person lives or comes from ("lives in", "born in", "grew up
+in", "moved to") the capitalised words after it are a place whether or not a list has it:
+most towns are in none. Such a span is validated, since the wording proves it and the models
+often miss a town they never saw."""
 
 from __future__ import annotations
 
@@ -22,6 +27,28 @@ _PREPOSITION = re.compile(
 _LABEL = re.compile(
     r"\b(?:city|town|suburb|state|region|province|county|country|place of birth|birthplace|country of birth"
     r"|location|residence|address|nationality)[ \t]*[:\-][ \t]*$"
+)
+# Words that say where a person lives or comes from; what follows is a place. Not "lives at":
+# what follows that is as often a rest home or a farm as a town.
+_RESIDENCE = re.compile(
+    r"\b(?:lives|living|live|resides|residing|reside|born|grew[ \t]+up|raised|brought[ \t]+up|originally"
+    r"|emigrated|immigrated|relocated|moved(?:[ \t]+(?:back|here|over|up|down|out))?)"
+    r"(?:[ \t]+(?:in|to|from|near))?[ \t]+(?:in|to|from|near)[ \t\n]+$",
+    re.I,
+)
+# Words in the capitalised run after "moved to" that make it a ward or a service, not a town.
+_FACILITY = frozenset(
+    """
+    ward unit rehab rehabilitation hospital clinic centre center home house village care respite hospice
+    icu hdu ccu theatre theatres recovery room bed level floor department dept service services housing
+    facility residence accommodation lodge court school university college prison gaol jail shelter hostel
+    emergency ed medical surgical general private public the a an his her their
+    dr mr mrs ms miss mx prof sr nurse manor villa villas retirement rest nursing
+    """.split()
+)
+_MONTHS_DAYS = frozenset(
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday christmas easter".split()
 )
 _STATE_AFTER = re.compile(rf",[ \t]*(?P<abbr>{STATE_ABBR})\b")
 _FINE = {"city": "CITY", "state": "STATE", "country": "COUNTRY", "state_abbr": "STATE"}
@@ -69,7 +96,40 @@ class PlaceDetector(RuleDetector):
             found.append(self.span(start, end, Category.LOCATION, _FINE[kind], score))
             if state and kind == "city":
                 found.append(self.span(state.start("abbr"), state.end("abbr"), Category.LOCATION, "STATE", 0.9))
+        found.extend(self._residence(text))
         return keep_longest(found)
+
+    def _residence(self, text: str) -> list[Span]:
+        """Capitalised words after "lives in", "born in", "moved to": a place, listed or not,
+        and the one after it following a comma ("born in Tarn, Occitanie")."""
+        out: list[Span] = []
+        stop = not_names() | name_words()
+        for m in _CAP_RUN.finditer(text):
+            ctx = text[max(0, m.start() - 40) : m.start()]
+            if not _RESIDENCE.search(ctx) or not _plausible_place(m.group(), stop):
+                continue
+            fine = _FINE.get(places().get(m.group().casefold(), "city"), "CITY")
+            out.append(self.span(m.start(), m.end(), Category.LOCATION, fine, 0.85, validated=True))
+            tail = re.compile(rf",[ \t]*({_CAP_RUN.pattern})").match(text, m.end())
+            if tail and _plausible_place(tail[1], stop):
+                kind = places().get(tail[1].casefold(), "state")
+                fine = _FINE.get(kind, "STATE")
+                out.append(self.span(tail.start(1), tail.end(1), Category.LOCATION, fine, 0.8, validated=True))
+        return out
+
+
+def _plausible_place(run: str, stop: frozenset[str]) -> bool:
+    """A run of capitalised words that could be a town: not in capitals (a heading or an
+    abbreviation), not a month or a feast, no word that makes it a ward or a service, and
+    not a single everyday word ("moved to Rehab"), no title ("moved to Dr Ngata's list")."""
+    if run.isupper():
+        return False
+    words = [w.casefold() for w in run.split() if w != "of"]
+    if words[-1].endswith(("'s", "’s")):
+        return False  # "moved to Anna's": a person's home, found as a name
+    if any(w in _FACILITY or w in _MONTHS_DAYS for w in words):
+        return False
+    return not (len(words) == 1 and words[0] in stop)
 
 
 def _personal(key: str) -> bool:

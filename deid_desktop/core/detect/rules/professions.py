@@ -1,10 +1,17 @@
 """Occupations, after words that say a person does that job: "works as a plumber",
-"Occupation: teacher", "retired builder".
+"Occupation: teacher", "retired builder", "Ex-shearer and freezing worker".
 
 After a label or "works as a" the words that follow name a job whether or not our list has
 it ("Occupation: forestry skid worker / log loader", "works as a fly-in fly-out jumbo
 operator"): most jobs are in no list, so there the phrase is taken up to where it plainly
-ends, and the span is validated (the wording proves it; the models may not out-vote it)."""
+ends, and the span is validated (the wording proves it; the models may not out-vote it).
+
+After the other contexts ("retired", "ex-", "used to be a", "is a") a job must end in a word
+that names a job: a listed occupation or a generic head such as "worker" or "supervisor".
+Up to three lower-case words before it belong to the job ("school crossing supervisor",
+"retired postal carrier"), since real jobs are mostly a known head with words of their own
+in front. Such a span is validated too: the models almost never say PROFESSION on notes
+unlike their training data, so an unvalidated rule span was always out-voted."""
 
 from __future__ import annotations
 
@@ -22,15 +29,39 @@ _QUALIFIERS = r"(?:(?:retired|part-time|full-time|part time|full time|self-emplo
 _CONTEXTS = [
     (r"(?:occupation|profession|job|job title|employment|works as|trade)[ \t]*[:\-][ \t]*", 0.9),
     (r"(?:works?|worked|working|employed|job|career|trained|training|qualified)[ \t]+as[ \t]+(?:an?[ \t]+)?", 0.85),
-    (r"(?:retired|former|ex-|previously an?|formerly an?|used to be an?)[ \t]*", 0.8),
+    (r"(?:retired|former|ex-|previously an?|formerly an?|used to be an?|used to work as an?)[ \t]*", 0.8),
     (r"\b(?:is|was)[ \t]+an?[ \t]+", 0.6),
 ]
+# Heads that name a job only with a word of their own before them: "freezing worker", "school
+# crossing supervisor"; alone ("a hard worker") they need not. Heads that as often name
+# something else ("a dog owner", "a translocation carrier", "right hand") are not here: the
+# job list has their jobs whole ("shop owner", "mail carrier", "farm hand").
+_GENERIC_HEADS = (
+    "worker workers operator operators assistant assistants attendant attendants supervisor supervisors "
+    "inspector inspectors loader loaders labourer labourers laborer laborers technician technicians "
+    "officer officers manager managers clerk clerks"
+).split()
+# Words before a head that describe the person, not the job ("a keen gardener", "a key driver
+# of", "a heavy smoker"): they end the modifiers.
+_NOT_MODIFIERS = frozenset(
+    """
+    a an the and or of for to in at on with by from who which that this his her their its our my your
+    very good great keen avid heavy light poor known key main major primary big small real hard busy
+    bad excellent fine proud happy nice lovely old young new active regular occasional social
+    """.split()
+)
+# A lower-case word that may stand before the head ("shearers'", "fly-in"); a clause word
+# ("a team with the nurses") ends the phrase before it.
+_MODIFIER = (
+    r"(?-i:(?!(?:a|an|the|and|or|of|for|to|in|at|on|with|by|from|who|which|that|is|was|as)\b)[a-z][a-z'’-]*)"
+)
 
 
 # Contexts after which the next phrase is a job even when no list has it.
 _OPEN_CONTEXT = (
     r"(?:\b(?:occupation|profession|job title|job|employment|trade)[ \t]*[:\-][ \t]*"
-    r"|\b(?:works?|worked|working|employed)[ \t]+as[ \t]+(?:an?[ \t]+)?)"
+    r"|\b(?:works?|worked|working|employed)(?:[ \t]+(?:[a-z]+ly|part[- ]time|full[- ]time|seasonally))?"
+    r"[ \t]+as[ \t]+(?:an?[ \t]+)?)"
 )
 _WORD = r"[A-Za-z][A-Za-z'’-]*"
 # The phrase: up to six words joined by single spaces or " / "; it ends at punctuation, a
@@ -67,7 +98,35 @@ def _open_job(phrase: str) -> str:
 def _pattern() -> re.Pattern[str]:
     jobs = trie_regex(professions())
     contexts = "|".join(f"(?P<c{i}>{c})" for i, (c, _) in enumerate(_CONTEXTS))
-    return re.compile(rf"(?i)\b(?:{contexts}){_QUALIFIERS}(?P<job>(?:{jobs}))(?:e?s)?\b")
+    return re.compile(rf"(?i)\b(?:{contexts}){_QUALIFIERS}(?P<job>{_job_phrase(jobs)})(?P<of>[ \t]+of\b)?")
+
+
+@lru_cache(maxsize=1)
+def _coordinated() -> re.Pattern[str]:
+    """A second job joined to the first: "Ex-shearer and freezing worker"."""
+    return re.compile(rf"(?i)[ \t]*(?:,|/|\band\b|\bor\b|,[ \t]*and\b)[ \t]*(?P<job>{_job_phrase(trie_regex(professions()))})")
+
+
+def _job_phrase(jobs: str) -> str:
+    """Up to three modifiers, then a listed job or a generic head, then no possessive."""
+    heads = trie_regex(_GENERIC_HEADS)
+    return (
+        rf"(?:{_MODIFIER}[ \t]+){{0,3}}(?:{jobs}|{heads})(?:e?s)?(?![\w'’-])(?![ \t]*['’]s\b)"
+    )
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The job within a matched phrase: modifiers from the first word that describes the
+    person, not the job, are dropped; a generic head left with no modifier is no job."""
+    words = list(re.finditer(r"\S+", text[start:end]))
+    for i in range(len(words) - 2, -1, -1):
+        if words[i].group().casefold() in _NOT_MODIFIERS:
+            words = words[i + 1 :]
+            break
+    head = words[-1].group().casefold()
+    if len(words) == 1 and head in _GENERIC_HEADS and head not in professions():
+        return None
+    return start + words[0].start(), start + words[-1].end()
 
 
 @register("profession")
@@ -76,7 +135,19 @@ class ProfessionDetector(RuleDetector):
         out = []
         for m in _pattern().finditer(text):
             score = next(s for i, (_, s) in enumerate(_CONTEXTS) if m.group(f"c{i}") is not None)
-            out.append(self.span(m.start("job"), m.end(), Category.PROFESSION, "OTHER", score))
+            if m["of"] and m.group(f"c{len(_CONTEXTS) - 1}") is not None:
+                continue  # "is a key driver of", "was a member of": a role in something, not a job
+            pos = m.start("job")
+            end = m.end("job")
+            while True:
+                job = _trim(text, pos, end)
+                if job is None:
+                    break
+                out.append(self.span(*job, Category.PROFESSION, "OTHER", score, validated=True))
+                more = _coordinated().match(text, end)
+                if more is None:
+                    break
+                pos, end = more.start("job"), more.end("job")
         for m in _OPEN.finditer(text):
             job = _open_job(m["job"])
             if not job:
