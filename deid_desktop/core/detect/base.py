@@ -7,12 +7,31 @@ ensemble builds members from a TOML config by registry name.
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from typing import Callable, ClassVar, Sequence
 
 from ..spans import Span
 
 DETECTORS: dict[str, type["Detector"]] = {}
+
+# Every module holding ``@register``ed detectors (the rules package imports its own). They are
+# imported on the first lookup, so an ensemble file naming "allow_deny" or "harvested" works in
+# a fresh process, not only where something happened to import the module first.
+DETECTOR_MODULES = (".rules", ".lists", ".harvested")
+
+
+def detector_type(name: str) -> type["Detector"] | None:
+    """The registered detector class called ``name``, or None."""
+    if name not in DETECTORS:
+        for module in DETECTOR_MODULES:
+            importlib.import_module(module, __package__)
+    return DETECTORS.get(name)
+
+
+def detector_types() -> list[str]:
+    detector_type("")  # loads every registering module
+    return sorted(DETECTORS)
 
 
 def register(name: str) -> Callable[[type["Detector"]], type["Detector"]]:

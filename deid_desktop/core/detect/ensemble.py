@@ -41,7 +41,7 @@ from ..config_files import read_toml
 from ..paths import resource
 from ..spans import Span, sort_spans
 from ..text import words
-from .base import DETECTORS, Detector
+from .base import Detector, detector_type, detector_types
 
 log = logging.getLogger(__name__)
 
@@ -282,10 +282,11 @@ def build_member(mc: MemberConfig, *, inclusion=None, model_override: str | None
         if inclusion is not None:
             det.inclusion = inclusion
         return det
-    if mc.type in DETECTORS:
-        det = DETECTORS[mc.type](**mc.options)
-        return det
-    raise ConfigError(f"ensemble member {mc.name!r} has unknown type {mc.type!r}")
+    cls = detector_type(mc.type)
+    if cls is not None:
+        return cls(**mc.options)
+    known = ", ".join(sorted(["transformer", *detector_types()]))
+    raise ConfigError(f"ensemble member {mc.name!r} has unknown type {mc.type!r}; known types: {known}")
 
 
 def _reports_progress(detector: Detector) -> bool:
