@@ -166,6 +166,7 @@ class AcrossDialog(QDialog):
         self._window = window
         self.controller = window.controller
         self.model = AcrossModel()
+        self._listed_from = None  # the workspace the rows were read from
         self._build()
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
@@ -288,7 +289,7 @@ class AcrossDialog(QDialog):
             self.model.set_rows([], {})
             self.count.setText("The open document has no subject: choose “Whole queue”, or open a document of a subject.")
             return
-        ws = self.controller.workspace
+        ws = self._listed_from = self.controller.workspace
         text = self.search.text().strip() or None
         rows = findings_across(
             ws,
@@ -313,7 +314,17 @@ class AcrossDialog(QDialog):
         self.refresh()
         self.table.setFocus()
 
+    def _stale(self) -> bool:
+        """The window switched workspaces since the list was read: its span ids would name
+        findings of the wrong file, so it is read again instead."""
+        if self._listed_from is self.controller.workspace:
+            return False
+        self.refresh()
+        return True
+
     def selected(self):
+        if self._stale():
+            return None
         index = self.table.currentIndex()
         return self.model.rows[index.row()] if index.isValid() and index.row() < len(self.model.rows) else None
 
@@ -325,7 +336,7 @@ class AcrossDialog(QDialog):
     def _on_documents_changed(self, ids: list) -> None:
         """A decision here, in the review window, or an undo: re-read the listed findings of
         those documents so each row shows its current decision."""
-        if not self.isVisible():
+        if not self.isVisible() or self._stale():
             return
         wanted = {r.span_id for r in self.model.rows if r.document_id in set(ids)}
         if not wanted:
