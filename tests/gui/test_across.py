@@ -168,3 +168,21 @@ def test_the_list_fits_a_small_screen_and_has_a_shortcut(window, queue):
     assert dlg is not None and dlg.isVisible()
     assert_fits(dlg)
     dlg.close()
+
+
+def test_after_switching_workspaces_a_key_never_decides_a_finding_of_the_other_file(window, workspace, queue, tmp_path):
+    from deid_desktop.core.store import Workspace
+
+    other_path = tmp_path / "other.sqlite"
+    with Workspace.open(other_path) as other:
+        doc = Document(text=NOTE_A, format="txt", path="/in/q/z.txt", segments=[Segment(0, len(NOTE_A))], meta={}, source_bytes=b"z")
+        z = other.import_document(doc).document_id
+        run = other.start_detection_run(config={}, model_versions={}, device="cpu")
+        # the same span ids as the first workspace's first document
+        other.save_detections(z, run, [_span(NOTE_A, "Ann Grey", Category.NAME), _span(NOTE_A, "Leeds", Category.LOCATION), _span(NOTE_A, "Grey", Category.NAME, 1)])
+    dlg = _open_list(window, Category.NAME)
+    dlg.table.selectRow(0)
+    assert window.switch_workspace(other_path)
+    _press(dlg, Qt.Key.Key_A)
+    assert [s.state for s in window.workspace.list_spans(z)] == ["undecided"] * 3
+    assert {r.document_id for r in dlg.model.rows} == {z}  # the list was read again from the open file
