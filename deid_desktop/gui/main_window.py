@@ -29,6 +29,7 @@ from .detect_progress import DetectionProgress
 from .detection import DetectorSettings, EnsembleProvider, detector_summary
 from . import file_dialogs
 from .errors import describe, show_error
+from .across import AcrossDialog
 from .export_dialog import ExportDialog, start_export_session
 from .findings import FindingsDock
 from .finishing import finish_document
@@ -108,6 +109,7 @@ class MainWindow(QMainWindow):
         # waiting for "idle" does not slip in before detection of leftovers begins.
         self._starting = True
         self.export_dialog: ExportDialog | None = None
+        self.across_dialog: AcrossDialog | None = None
 
         self._update_title()
         self.queue_model.refresh()
@@ -171,6 +173,7 @@ class MainWindow(QMainWindow):
             "accept_identical_subject": lambda: c.decide_identical(DecisionAction.ACCEPT, "subject"),
             "reject_identical_document": lambda: c.decide_identical(DecisionAction.REJECT, "document"),
             "reject_identical_subject": lambda: c.decide_identical(DecisionAction.REJECT, "subject"),
+            "review_across": self.open_across,
             "widen_start": lambda: c.resize("start", True),
             "shrink_start": lambda: c.resize("start", False),
             "widen_end": lambda: c.resize("end", True),
@@ -253,6 +256,7 @@ class MainWindow(QMainWindow):
         review.addSeparator()
         for k in ("accept_identical_document", "accept_identical_subject", "reject_identical_document", "reject_identical_subject"):
             review.addAction(a[k])
+        review.addAction(a["review_across"])
         review.addSeparator()
         span = review.addMenu("Span &edges")
         for k in ("widen_start", "shrink_start", "widen_end", "shrink_end"):
@@ -751,6 +755,15 @@ class MainWindow(QMainWindow):
         self.provider.reset(self._detector_settings())
         self._resume_pending_work()
         return True
+
+    def open_across(self) -> AcrossDialog:
+        """Review → Findings across documents; one list, kept with its filters between uses."""
+        if self.across_dialog is None:
+            self.across_dialog = AcrossDialog(self)
+        self.across_dialog.show()
+        self.across_dialog.raise_()
+        self.across_dialog.activateWindow()
+        return self.across_dialog
 
     def show_shortcuts(self) -> QDialog:
         dlg = shortcuts_dialog(self)

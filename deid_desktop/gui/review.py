@@ -635,8 +635,14 @@ class ReviewController(QObject):
 
     # -- running and replaying steps --------------------------------------------------------
 
-    def _run(self, label: str, perform: Callable[[], StepResult], *, revert=None, nothing: str = "") -> bool:
-        doc_id = self.document_id
+    def run_step(self, label: str, document_id: int, perform: Callable[[], StepResult], *, nothing: str = "") -> bool:
+        """Run ``perform`` (decisions about findings of any documents, not only the open one)
+        as one step of the undo stack. Undoing it opens ``document_id``, where the reviewer
+        sees what the undo changed; the open document is redrawn when the step touched it."""
+        return self._run(label, perform, nothing=nothing, document_id=document_id)
+
+    def _run(self, label: str, perform: Callable[[], StepResult], *, revert=None, nothing: str = "", document_id: int | None = None) -> bool:
+        doc_id = self.document_id if document_id is None else document_id
         try:
             result = perform()
         except DeidError as e:

@@ -59,6 +59,14 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("accept_identical_subject", ("Ctrl+Shift+I",), "Accept all identical in &subject", "Accept every occurrence of the selected finding's exact text in all documents of this subject, adding missed ones.", BULK),
     Shortcut("reject_identical_document", ("Ctrl+R",), "Reject all identical in d&ocument", "Reject every finding with exactly the selected finding's text in this document.", BULK),
     Shortcut("reject_identical_subject", ("Ctrl+Shift+R",), "Reject all identical in su&bject", "Reject every finding with exactly the selected finding's text in all documents of this subject.", BULK),
+    Shortcut(
+        "review_across",
+        ("Ctrl+Shift+F",),
+        "Findings across &documents…",
+        "List every finding of one category or one text in the whole queue or this subject, with the text around it; "
+        "in that list A accepts, R rejects, 1–8 relabel, Accept all identical decides every copy, Enter opens the document.",
+        BULK,
+    ),
     Shortcut("widen_start", ("[",), "Widen start by a word", "Move the start of the selected span one word to the left.", EDIT),
     Shortcut("shrink_start", ("{",), "Shrink start by a word", "Move the start of the selected span one word to the right ({ is Shift+[ on most keyboards).", EDIT),
     Shortcut("widen_end", ("]",), "Widen end by a word", "Move the end of the selected span one word to the right.", EDIT),
