@@ -343,6 +343,7 @@ class QueueDock(QDockWidget):
         self.riskiest_first.toggled.connect(self.set_riskiest_first)
         if settings is not None and settings.queue_riskiest_first:
             self.set_riskiest_first(True)
+        self._sort_changed()
 
     # -- order ----------------------------------------------------------------------------
     def set_riskiest_first(self, on: bool) -> None:
@@ -362,6 +363,10 @@ class QueueDock(QDockWidget):
         self.riskiest_first.blockSignals(True)
         self.riskiest_first.setChecked(on)
         self.riskiest_first.blockSignals(False)
+        # The dock has no room for both counts beside a readable name: in the risk order the
+        # Risk column, which explains it, takes the PHI column's place.
+        self.table.setColumnHidden(DocumentQueueModel.RISK, not on)
+        self.table.setColumnHidden(DocumentQueueModel.PHI, on)
         if self._settings is not None and self._settings.queue_riskiest_first != on:
             self._settings.queue_riskiest_first = on
 

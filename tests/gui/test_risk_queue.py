@@ -61,8 +61,12 @@ def test_riskiest_first_puts_the_riskiest_on_top_with_its_reason_and_reranks_aft
     try:
         queue = window.queue
         assert queue.visible_ids() == [cohort["calm"], cohort["middling"], cohort["risky"]]  # by name
+        assert queue.table.isColumnHidden(DocumentQueueModel.RISK)
         queue.riskiest_first.click()
         assert queue.visible_ids() == [cohort["risky"], cohort["middling"], cohort["calm"]]
+        # the Risk column shows, in the PHI column's place
+        assert not queue.table.isColumnHidden(DocumentQueueModel.RISK)
+        assert queue.table.isColumnHidden(DocumentQueueModel.PHI)
         reasons = _column(window, DocumentQueueModel.RISK, Qt.ItemDataRole.ToolTipRole)
         assert reasons[0] == "3 open findings, 2 where the detectors disagree, 3 low-confidence"
         assert reasons[2] == "1 open finding"
@@ -117,6 +121,8 @@ def test_the_riskiest_first_choice_is_remembered_and_a_header_click_clears_it(qt
             QTest.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=at)
         assert not queue.riskiest_first.isChecked()
         assert not settings.queue_riskiest_first
+        assert queue.table.isColumnHidden(DocumentQueueModel.RISK)
+        assert not queue.table.isColumnHidden(DocumentQueueModel.PHI)
         assert queue.visible_ids() == [cohort["calm"], cohort["middling"], cohort["risky"]]
     finally:
         again.close()
