@@ -99,9 +99,6 @@ class DocumentQueueModel(QAbstractTableModel):
     def is_changed_since_export(self, row) -> bool:
         return changed_since_export(row, self._stamps)
 
-    def risk(self, doc_id: int) -> DocumentRisk | None:
-        return self._risks.get(doc_id)
-
     def _read_risks(self, rows, *, every: bool = False) -> dict[int, DocumentRisk]:
         """The risks of ``rows`` in one query (of the whole workspace when ``every``)."""
         if self._workspace is None:
