@@ -84,7 +84,7 @@ class MainWindow(QMainWindow):
         self.refit = ReviewedRefit(self)
 
         self.queue_model = DocumentQueueModel(workspace)
-        self.queue = QueueDock(self.queue_model, self)
+        self.queue = QueueDock(self.queue_model, self, settings=settings)
         self.findings = FindingsDock(self)
         self.pane = DocumentPane(self)
         self.pane.text_view.setAcceptDrops(False)

@@ -1,5 +1,6 @@
-"""The document queue (left dock): every document of the workspace with its status and
-counts, filterable by status, subject and name, sortable, with subject assignment."""
+"""The document queue (left dock): every document of the workspace with its status,
+counts and residual risk, filterable by status, subject and name, sortable (riskiest first
+on request), with subject assignment."""
 
 from __future__ import annotations
 
@@ -15,11 +16,13 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QTableView,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from ..core.store import DocStatus
+from ..core.store.risk import DocumentRisk, document_risks
 from .export_state import changed_since_export, export_stamps
 
 STATUS_LABELS: dict[DocStatus, str] = {
@@ -55,8 +58,8 @@ NO_SUBJECT = "—"
 
 
 class DocumentQueueModel(QAbstractTableModel):
-    NAME, SUBJECT, STATUS, PHI, UNDECIDED = range(5)
-    HEADERS = ("Document", "Subject", "Status", "PHI", "Open")
+    NAME, SUBJECT, STATUS, PHI, UNDECIDED, RISK = range(6)
+    HEADERS = ("Document", "Subject", "Status", "PHI", "Open", "Risk")
     # PHI counts every finding still in the document (detected or added, rejected ones too:
     # the workspace counts them without a per-document query); Open counts the undecided.
     TOOLTIPS = (
@@ -65,6 +68,8 @@ class DocumentQueueModel(QAbstractTableModel):
         "Where the document is in the workflow",
         "PHI findings in the document, detected or added (rejected ones included)",
         "Open findings: not decided yet",
+        "Residual risk: open findings, counting more where the detectors disagreed or were unsure, "
+        "and a copy exported before later changes. Hover a document's risk for the reason.",
     )
 
     subject_edited = Signal(int, str)  # document id, new label
@@ -74,6 +79,7 @@ class DocumentQueueModel(QAbstractTableModel):
         self._workspace = workspace
         self.rows: list = []
         self._stamps: dict[str, str] = {}  # export stamps (export_state)
+        self._risks: dict[int, DocumentRisk] = {}
 
     @property
     def workspace(self):
@@ -87,18 +93,29 @@ class DocumentQueueModel(QAbstractTableModel):
         self.beginResetModel()
         self.rows = list(self._workspace.list_documents()) if self._workspace is not None else []
         self._stamps = export_stamps(self._workspace) if self._workspace is not None else {}
+        self._risks = self._read_risks(self.rows, every=True)
         self.endResetModel()
 
     def is_changed_since_export(self, row) -> bool:
         return changed_since_export(row, self._stamps)
 
+    def _read_risks(self, rows, *, every: bool = False) -> dict[int, DocumentRisk]:
+        """The risks of ``rows`` in one query (of the whole workspace when ``every``)."""
+        if self._workspace is None:
+            return {}
+        stale = [r.id for r in rows if self.is_changed_since_export(r)]
+        return document_risks(self._workspace, None if every else [r.id for r in rows], changed_since_export=stale)
+
     def update_documents(self, ids) -> None:
         """Re-read the given documents (new ones are appended)."""
-        if ids:
-            self._stamps = export_stamps(self._workspace)
-        for doc_id in ids:
-            row = self._workspace.get_document(doc_id)
-            i = self.row_of(doc_id)
+        if not ids:
+            return
+        self._stamps = export_stamps(self._workspace)
+        fresh = [self._workspace.get_document(doc_id) for doc_id in ids]
+        # Risks first: an inserted or changed row is sorted by them as soon as it is announced.
+        self._risks.update(self._read_risks(fresh))
+        for row in fresh:
+            i = self.row_of(row.id)
             if i is None:
                 self.beginInsertRows(QModelIndex(), len(self.rows), len(self.rows))
                 self.rows.append(row)
@@ -136,6 +153,8 @@ class DocumentQueueModel(QAbstractTableModel):
         status = DocStatus(r.status)
         if role == ID_ROLE:
             return r.id
+        if col == self.RISK and role in (Qt.ItemDataRole.DisplayRole, SORT_ROLE, Qt.ItemDataRole.ToolTipRole):
+            return self._risk_data(r.id, role)
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             if col == self.NAME:
                 return r.name + (f"  (v{r.version})" if r.version and r.version > 1 and role == Qt.ItemDataRole.DisplayRole else "")
@@ -167,9 +186,18 @@ class DocumentQueueModel(QAbstractTableModel):
             return QBrush(QColor(CHANGED_COLOUR))
         if role == Qt.ItemDataRole.ForegroundRole and col == self.STATUS and status in STATUS_COLOURS:
             return QBrush(QColor(STATUS_COLOURS[status]))
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (self.PHI, self.UNDECIDED):
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (self.PHI, self.UNDECIDED, self.RISK):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
+
+    def _risk_data(self, doc_id: int, role):
+        risk = self._risks.get(doc_id)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return risk.reason if risk is not None else None
+        score = risk.score if risk is not None else None
+        if role == SORT_ROLE:
+            return -1.0 if score is None else score  # nothing to rank: below every score
+        return "" if score is None else f"{score:.1f}".removesuffix(".0")
 
     def flags(self, index):
         f = super().flags(index)
@@ -226,10 +254,14 @@ class QueueDock(QDockWidget):
     documents_removed = Signal(list)  # ids of failed imports taken off the queue
     subjects_changed = Signal()
 
-    def __init__(self, model: DocumentQueueModel, parent=None) -> None:
+    def __init__(self, model: DocumentQueueModel, parent=None, *, settings=None) -> None:
         super().__init__("Documents", parent)
         self.setObjectName("queueDock")
         self.model = model
+        self._settings = settings  # AppSettings: remembers "Riskiest first"
+        # The visible order when the reviewer last picked a document or changed the order;
+        # Next and Previous walk it (see ``neighbour``).
+        self._walk: list[int] = []
         self.proxy = DocumentFilter()
         self.proxy.setSourceModel(model)
         self.search = QLineEdit()
@@ -242,6 +274,14 @@ class QueueDock(QDockWidget):
         self.status_filter.setToolTip("Show only documents with this status")
         self.subject_filter = QComboBox()
         self.subject_filter.setToolTip("Show only documents of this subject")
+        self.riskiest_first = QToolButton()
+        self.riskiest_first.setObjectName("riskiestFirst")
+        self.riskiest_first.setText("Riskiest first")
+        self.riskiest_first.setCheckable(True)
+        self.riskiest_first.setToolTip(
+            "Order the queue by residual risk, riskiest on top: open findings, counting more where "
+            "the detectors disagreed or were unsure. Hover a document's Risk for the reason."
+        )
         self.table = QTableView()
         self.table.setObjectName("queueTable")
         self.table.setModel(self.proxy)
@@ -264,6 +304,7 @@ class QueueDock(QDockWidget):
             (DocumentQueueModel.STATUS, "in review"),
             (DocumentQueueModel.PHI, "9999"),
             (DocumentQueueModel.UNDECIDED, "Open"),
+            (DocumentQueueModel.RISK, "99.9"),
         ):
             h.setSectionResizeMode(c, QHeaderView.ResizeMode.Interactive)
             h.resizeSection(c, fm.horizontalAdvance(sample) + 18)
@@ -273,13 +314,16 @@ class QueueDock(QDockWidget):
         self.table.customContextMenuRequested.connect(self._context_menu)
         self.table.selectionModel().currentRowChanged.connect(self._current_changed)
 
+        top = QHBoxLayout()
+        top.addWidget(self.search, 1)
+        top.addWidget(self.riskiest_first)
         filters = QHBoxLayout()
         filters.addWidget(self.status_filter)
         filters.addWidget(self.subject_filter, 1)
         body = QWidget()
         lay = QVBoxLayout(body)
         lay.setContentsMargins(4, 4, 4, 4)
-        lay.addWidget(self.search)
+        lay.addLayout(top)
         lay.addLayout(filters)
         lay.addWidget(self.table)
         self.setWidget(body)
@@ -290,6 +334,41 @@ class QueueDock(QDockWidget):
         model.modelReset.connect(self.refresh_subjects)
         model.subject_edited.connect(lambda *_: self._subjects_edited())
         self._suppress = False
+        for changed in (self.search.textChanged, self.status_filter.currentIndexChanged, self.subject_filter.currentIndexChanged, h.sortIndicatorChanged):
+            changed.connect(self._forget_walk)
+        h.sortIndicatorChanged.connect(self._sort_changed)
+        self.riskiest_first.toggled.connect(self.set_riskiest_first)
+        if settings is not None and settings.queue_riskiest_first:
+            self.set_riskiest_first(True)
+        self._sort_changed()
+
+    # -- order ----------------------------------------------------------------------------
+    def set_riskiest_first(self, on: bool) -> None:
+        """Riskiest first, or back to the name order; remembered for the next session."""
+        if on:
+            self.table.sortByColumn(DocumentQueueModel.RISK, Qt.SortOrder.DescendingOrder)
+        elif self.is_riskiest_first():
+            self.table.sortByColumn(DocumentQueueModel.NAME, Qt.SortOrder.AscendingOrder)
+
+    def is_riskiest_first(self) -> bool:
+        h = self.table.horizontalHeader()
+        return h.sortIndicatorSection() == DocumentQueueModel.RISK and h.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
+
+    def _sort_changed(self, *_args) -> None:
+        # A click on a column header is a choice of order too: the button follows it.
+        on = self.is_riskiest_first()
+        self.riskiest_first.blockSignals(True)
+        self.riskiest_first.setChecked(on)
+        self.riskiest_first.blockSignals(False)
+        # The dock has no room for both counts beside a readable name: in the risk order the
+        # Risk column, which explains it, takes the PHI column's place.
+        self.table.setColumnHidden(DocumentQueueModel.RISK, not on)
+        self.table.setColumnHidden(DocumentQueueModel.PHI, on)
+        if self._settings is not None and self._settings.queue_riskiest_first != on:
+            self._settings.queue_riskiest_first = on
+
+    def _forget_walk(self, *_args) -> None:
+        self._walk = []
 
     # -- subjects -------------------------------------------------------------------------
     def refresh_subjects(self) -> None:
@@ -323,6 +402,7 @@ class QueueDock(QDockWidget):
     def _current_changed(self, current, _previous) -> None:
         if self._suppress or not current.isValid():
             return
+        self._walk = self.visible_ids()  # the order the reviewer picked it from
         self.document_chosen.emit(int(current.data(ID_ROLE)))
 
     def select_document(self, doc_id: int) -> None:
@@ -350,10 +430,24 @@ class QueueDock(QDockWidget):
         return [int(self.proxy.index(r, 0).data(ID_ROLE)) for r in range(self.proxy.rowCount())]
 
     def neighbour(self, doc_id: int | None, step: int) -> int | None:
-        ids = self.visible_ids()
-        if not ids:
+        """The document after (step +1) or before (-1) ``doc_id`` in the queue.
+
+        Sorted by risk or status, the open document moves while it is reviewed (accepting
+        its findings lowers its risk; opening it makes it "in review"), so the live order
+        would skip the documents it passed. Next and Previous therefore walk the order the
+        reviewer last saw before choosing a document or an order, with documents that have
+        since appeared added at its end and those now filtered out left out.
+        """
+        live = self.visible_ids()
+        if not live:
             return None
-        if doc_id not in ids:
+        if doc_id not in self._walk:
+            self._walk = live
+        shown = set(live)
+        ids = [i for i in self._walk if i in shown or i == doc_id]
+        walked = set(ids)
+        ids += [i for i in live if i not in walked]
+        if doc_id not in walked:
             return ids[0]
         i = ids.index(doc_id) + step
         return ids[i] if 0 <= i < len(ids) else None

@@ -135,6 +135,16 @@ class AppSettings:
     def export_mode(self, v: str) -> None:
         self._set("export/mode", v)
 
+    # queue order
+    @property
+    def queue_riskiest_first(self) -> bool:
+        # An INI file hands booleans back as the strings "true" / "false".
+        return self._str("queue/riskiest_first", "false").lower() == "true"
+
+    @queue_riskiest_first.setter
+    def queue_riskiest_first(self, v: bool) -> None:
+        self._set("queue/riskiest_first", "true" if v else "false")
+
     # window layout
     def window_state(self) -> tuple[bytes | None, bytes | None]:
         return self.store.value("window/geometry"), self.store.value("window/state")
