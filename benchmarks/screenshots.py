@@ -123,6 +123,13 @@ def main() -> int:
         gui([*common, "--screenshot", str(pages), "--view", "pdf"], env, use_xvfb)
         shots.append(pages)
 
+        # The issue-12 views: the queue riskiest first, one category across the queue, and the
+        # release certificate of an export.
+        for view in ("risk", "across", "certificate"):
+            png = OUT / f"{view}.png"
+            gui([*common, "--screenshot", str(png), "--view", view], env, use_xvfb)
+            shots.append(png)
+
     for png in shots:
         shrink(png)
         print(f"{png.relative_to(ROOT)}: {png.stat().st_size // 1024} KB ({'Xvfb' if use_xvfb else 'offscreen'})")

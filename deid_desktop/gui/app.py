@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -74,11 +75,62 @@ def take_screenshot(window, out: Path, view: str) -> None:
             if c.current_id is not None:
                 window.pane.pages_view.set_current(c.current_id)
         c.message.emit("Reviewing — A accept · R reject · J/K next/previous · 1–8 relabel · F1 all shortcuts")
+    if view == "risk":
+        window.queue.riskiest_first.setChecked(True)
+    for _ in range(5):
+        QApplication.processEvents()
+    target = window
+    if view == "across":
+        target = _across_view(window)
+    elif view == "certificate":
+        target = _certificate_view(window, out)
     for _ in range(5):
         QApplication.processEvents()
     out.parent.mkdir(parents=True, exist_ok=True)
-    if not window.grab().save(str(out)):
-        raise OSError(f"could not write the screenshot {out.name}")
+    try:
+        if not target.grab().save(str(out)):
+            raise OSError(f"could not write the screenshot {out.name}")
+    finally:
+        scratch = getattr(target, "screenshot_scratch", None)
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _across_view(window):
+    """The findings-across-documents list, filtered to names, as a reviewer opens it."""
+    from ..core.categories import Category
+
+    dlg = window.open_across()
+    i = dlg.category.findData(Category.NAME)
+    if i < 0:
+        i = next((k for k in range(dlg.category.count()) if "name" in dlg.category.itemText(k).lower()), -1)
+    if i >= 0:
+        dlg.category.setCurrentIndex(i)
+    dlg.refresh()
+    dlg.resize(min(1200, window.width()), min(560, window.height()))
+    dlg.table.selectRow(0)
+    return dlg
+
+
+def _certificate_view(window, out: Path):
+    """Exports the queue (undecided findings accepted) into a folder beside the screenshot
+    and shows the release certificate that export wrote."""
+    import tempfile
+
+    from .export_dialog import CertificateDialog
+    from .exporting import ExportJob, ExportOptions
+
+    folder = Path(tempfile.mkdtemp(prefix="deid-screenshot-export-"))
+    ids = [r.id for r in window.queue_model.rows]
+    job = ExportJob(window.workspace, ids, ExportOptions(out_dir=folder, unreviewed="accept", reviewer="screenshots"), window.provider)
+    summary = job.run()
+    if summary.certificate is None:
+        raise OSError("the export wrote no certificate")
+    dlg = CertificateDialog(summary.certificate, summary.certificate_pdf, window)
+    dlg.screenshot_scratch = folder  # the export is removed once the picture is taken
+    dlg.resize(min(1100, window.width()), min(700, window.height()))
+    dlg.show()
+    return dlg
 
 
 def run(args) -> int:

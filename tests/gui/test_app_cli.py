@@ -92,3 +92,31 @@ def test_gui_screenshot_under_xvfb(tmp_path):
     )
     assert r.returncode == 0, r.stderr[-2000:]
     assert _distinct_colours(out)[:2] == (1000, 700) and _distinct_colours(out)[2] > 50
+
+
+@pytest.mark.parametrize("view", ["risk", "across", "certificate"])
+def test_screenshots_of_the_queue_by_risk_the_list_across_documents_and_a_certificate(qtbot, window, note_file, tmp_path, view):
+    """`make screenshots` shows what issue 12 added; each view opens what it names and the
+    certificate's export leaves nothing behind."""
+    import tempfile
+
+    from PIL import Image
+
+    from deid_desktop.gui.app import take_screenshot
+
+    from .conftest import wait_idle
+
+    window.import_paths([note_file])
+    wait_idle(qtbot, window)
+    before = set(Path(tempfile.gettempdir()).glob("deid-screenshot-export-*"))
+    out = tmp_path / f"{view}.png"
+    take_screenshot(window, out, view)
+    with Image.open(out) as im:
+        assert im.width > 300 and im.height > 200
+    if view == "risk":
+        assert window.queue.riskiest_first.isChecked()
+    elif view == "across":
+        assert window.across_dialog is not None and window.across_dialog.isVisible()
+        assert window.across_dialog.table.model().rowCount() > 0
+    else:
+        assert set(Path(tempfile.gettempdir()).glob("deid-screenshot-export-*")) == before
