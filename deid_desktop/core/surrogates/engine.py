@@ -82,8 +82,9 @@ class SurrogateEngine:
             ]
         values = [s.text(text) for s in ordered]
         ctx = self._document_context(text, ordered, values, subject, country)
-        for s, value in zip(ordered, values):  # first pass: every original asks for its choices
-            self._surrogate(value, s.category, s.fine, ctx)
+        # first pass: every original asks for its choices, once (a repeat asks the same)
+        for value, category, fine in dict.fromkeys((v, s.category, s.fine) for s, v in zip(ordered, values)):
+            self._surrogate(value, category, fine, ctx)
         ctx.choices.resolve(ctx)
         news = self._distinct_surrogates(ordered, values, ctx)
         return [Replacement(s.start, s.end, new, s.category.value) for s, new in zip(ordered, news)]
@@ -125,11 +126,19 @@ class SurrogateEngine:
         """
         groups = [_distinct_group(s.category, v) for s, v in zip(spans, values)]
         offset: dict[tuple[str, str], int] = {}
+        # A value repeated in the document (a name on every line of a huge note) is worked
+        # out once per redraw: with the choices resolved, the surrogate depends only on
+        # the exact original (its case shapes the output), its kind and the redraw. Kept
+        # for this document only, whose full names and choices it reflects.
+        known: dict[tuple[str, Category, str, int], str] = {}
 
         def compute(i: int) -> str:
             s = spans[i]
-            redraw = replace(ctx, attempt=offset.get(groups[i], 0) * _MAX_ATTEMPTS)
-            return self._surrogate(values[i], s.category, s.fine, redraw)
+            attempt = offset.get(groups[i], 0) * _MAX_ATTEMPTS
+            key = (values[i], s.category, s.fine, attempt)
+            if key not in known:
+                known[key] = self._surrogate(values[i], s.category, s.fine, replace(ctx, attempt=attempt))
+            return known[key]
 
         news = [compute(i) for i in range(len(spans))]
         members: dict[tuple[str, str], list[int]] = {}
