@@ -124,6 +124,10 @@ class Deidentifier:
     elsewhere in the input, so such an output is re-scanned whole: a detection the reviewer
     rejected stays in the output and is reported again, as it always was."""
 
+    # The share of an output above which the lines near its changes are as good as all of
+    # it: a dense note is then read whole, in one call, with the propagation run once.
+    rescan_whole_above = 0.5
+
     def __init__(
         self,
         detector,
@@ -205,9 +209,12 @@ class Deidentifier:
             i = bisect_right(starts, d.start) - 1
             if i < 0 or reps[i].end < d.end:  # not inside a replacement: still in the output
                 marks.append((output_position(d.start, reps, where), output_position(d.end, reps, where)))
+        regions = rescan_regions(out_text, marks)
+        if sum(r.end - r.start for r in regions) > self.rescan_whole_above * len(out_text):
+            return self.detect(out_text, stage)
         report = self._reporter(stage)
         found: list[Span] = []
-        for batch in self._region_batches(rescan_regions(out_text, marks)):
+        for batch in self._region_batches(regions):
             texts = [out_text[r.start : r.end] for r in batch]
             for region, spans in zip(batch, self._detect_texts(texts)):
                 found.extend(in_cores([s.with_(start=s.start + region.start, end=s.end + region.start) for s in spans], region))

@@ -51,10 +51,13 @@ class Counting:
         return self.detector.detect_many(texts)
 
 
-def rescan(detector, path: Path, out: Path, rescan, *, spans=None, detected="same", **kw) -> tuple[FileResult, int, str]:
-    """(result, characters the re-scan read, output text) of one export of ``path``."""
+def rescan(detector, path: Path, out: Path, rescan, *, spans=None, detected="same", whole_above=2.0, **kw) -> tuple[FileResult, int, str]:
+    """(result, characters the re-scan read, output text) of one export of ``path``; the
+    targeted re-scan is not swapped for a full one however much of the output it reads
+    (``whole_above``), so that the comparisons below compare two ways of reading."""
     counting = Counting(detector)
     deid = Deidentifier(counting, SurrogateEngine(KEY), rescan=rescan, **kw)
+    deid.rescan_whole_above = whole_above
     doc = load_document(path)
     found = detector.detect(doc.text)
     spans = found if spans is None else spans(doc.text, found)
@@ -182,6 +185,12 @@ def test_a_long_note_with_few_values_is_mostly_not_read_again(tmp_path, ensemble
     assert read < len(out) // 20
     assert targeted.rescan_findings == full.rescan_findings
     assert targeted.residual_originals == full.residual_originals == 0
+
+
+def test_a_note_changed_all_over_is_read_whole_once(tmp_path, ensemble):
+    path = SAMPLES / "clinic_note.txt"
+    result, read, out = rescan(ensemble, path, tmp_path / "o" / path.name, True, whole_above=0.5)
+    assert read == len(out)
 
 
 def test_a_pdf_output_whose_text_does_not_line_up_is_rescanned_whole(tmp_path, ensemble):
