@@ -199,8 +199,8 @@ class Deidentifier:
         """What a re-scan of the whole output finds, read from the lines near a change.
 
         Changed are the replacements and the detections left in place (rejected by a
-        reviewer): elsewhere the output is the input, where the detector found nothing
-        else. The ensemble's propagation (a name found once is marked wherever it stands)
+        reviewer): away from them the output is the input, where the detector found
+        nothing. The ensemble's propagation (a name found once is marked wherever it stands)
         reaches the whole text, so it runs on the whole output, from the spans the vote
         found near the changes, as it would after reading all of it."""
         starts = [r.start for r in reps]
@@ -245,8 +245,12 @@ class Deidentifier:
             yield batch
 
     def _detect_texts(self, texts: list[str]) -> list[list[Span]]:
+        """The detector's spans on each text; a huge one in windows, its progress told by
+        the caller (a part of the output, not the whole of it)."""
+        if len(texts) == 1 and self.is_huge(texts[0]):
+            return [detect_windowed(self.detector, texts[0], size=self.window_chars, overlap=self._overlap())]
         if len(texts) == 1 or not hasattr(self.detector, "detect_many"):
-            return [self.detect(t) for t in texts]
+            return [self.detector.detect(t) for t in texts]
         return self.detector.detect_many(texts)
 
     def _stages(self) -> tuple[tuple[float, float], tuple[float, float]]:
