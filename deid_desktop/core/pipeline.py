@@ -16,6 +16,7 @@ import logging
 import os
 import tempfile
 import time
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path, PurePath
@@ -23,13 +24,19 @@ from typing import Any, Callable, Iterable, Sequence
 
 from .documents import Document, Replacement
 from .errors import DeidError, ExportError, IngestError, content_free_traceback
-from .spans import Span
+from .spans import Span, sort_spans
 from .safe_files import atomic_text
 from .windows import (
     OVERLAP_CHARS,
     WINDOW_CHARS,
     WINDOWED_ABOVE,
+    RescanRegion,
+    aligned_offsets,
     detect_windowed,
+    in_cores,
+    output_position,
+    propagate_windowed,
+    rescan_regions,
     residual_findings_near,
     residual_originals_near,
 )
@@ -37,6 +44,9 @@ from .windows import (
 log = logging.getLogger(__name__)
 
 MODES = ("surrogate", "tag", "blackout")
+# True (or "targeted"): the re-scan reads what the export changed where it can, "full": the
+# whole output always, False: no re-scan.
+RESCANS = (True, False, "targeted", "full")
 
 
 @dataclass
@@ -103,7 +113,20 @@ class Deidentifier:
 
     A text longer than ``windowed_above`` characters is detected in windows (``windows``):
     detection of a whole huge text grew faster than the text. ``progress`` hears how far
-    through such a file the work is, after every window of detection and of the re-scan."""
+    through such a file the work is, after every window of detection and of the re-scan.
+
+    The re-scan of a written output looks for PHI the export left in it. Reading the whole
+    output again doubled the detection time of every file, so where the caller hands
+    ``export`` the detector's own spans on the input (a batch does) and the output's text
+    is the input's with the values replaced, only the lines around the replacements (and
+    around detections left unreplaced) are read again (``rescan="full"``: always the whole
+    output). A reviewer's spans (the app's export) say nothing of what this detector finds
+    elsewhere in the input, so such an output is re-scanned whole: a detection the reviewer
+    rejected stays in the output and is reported again, as it always was."""
+
+    # The share of an output above which the lines near its changes are as good as all of
+    # it: a dense note is then read whole, in one call, with the propagation run once.
+    rescan_whole_above = 0.5
 
     def __init__(
         self,
@@ -112,13 +135,15 @@ class Deidentifier:
         *,
         mode: str = "surrogate",
         out_format: str | None = None,
-        rescan: bool = True,
+        rescan: bool | str = True,
         windowed_above: int = WINDOWED_ABOVE,
         window_chars: int = WINDOW_CHARS,
         progress: FileProgress | None = None,
     ):
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}")
+        if rescan not in RESCANS:
+            raise ValueError("rescan must be True, False, 'targeted' or 'full'")
         self.detector = detector
         self.engine = engine
         self.mode = mode
@@ -136,12 +161,97 @@ class Deidentifier:
         fraction done mapped into ``stage`` (the part of the file's work this is)."""
         if not self.is_huge(text):
             return self.detector.detect(text)
+        return detect_windowed(self.detector, text, size=self.window_chars, overlap=self._overlap(), progress=self._reporter(stage))
+
+    def _overlap(self) -> int:
+        return min(OVERLAP_CHARS, self.window_chars // 4)
+
+    def _reporter(self, stage: tuple[float, float]) -> Callable[[int, int], None] | None:
+        """(characters done, in all) -> ``progress`` of the file, mapped into ``stage``."""
+        if self.progress is None:
+            return None
         lo, width = stage[0], stage[1] - stage[0]
-        report = None
-        if self.progress is not None:
-            report = lambda done, total: self.progress(lo + width * done / max(1, total), total)  # noqa: E731
-        overlap = min(OVERLAP_CHARS, self.window_chars // 4)
-        return detect_windowed(self.detector, text, size=self.window_chars, overlap=overlap, progress=report)
+        return lambda done, total: self.progress(lo + width * done / max(1, total), total)
+
+    def rescan_detect(self, original: str, out_text: str, reps: Sequence[Replacement], detected: Sequence[Span] | None) -> list[Span]:
+        """The detector's spans on the written output ``out_text``: those of the lines near
+        a change when ``detected`` (the detector's spans on ``original``) is known and the
+        output lines up with the input, else those of the whole output."""
+        stage = self._stages()[1]
+        if self.rescan != "full" and detected is not None:
+            reps = sorted(reps, key=lambda r: r.start)
+            where = aligned_offsets(original, out_text, reps)
+            if where is not None:
+                return self._detect_changed(out_text, reps, where, detected, stage)
+        # The output's text is not the input's with the values replaced (a PDF read back
+        # lays out its words its own way), or what the detector finds in the input is not
+        # known: any line of the output may hold a finding.
+        return self.detect(out_text, stage)
+
+    def _detect_changed(
+        self,
+        out_text: str,
+        reps: list[Replacement],
+        where: list[tuple[int, int]],
+        detected: Sequence[Span],
+        stage: tuple[float, float],
+    ) -> list[Span]:
+        """What a re-scan of the whole output finds, read from the lines near a change.
+
+        Changed are the replacements and the detections left in place (rejected by a
+        reviewer): away from them the output is the input, where the detector found
+        nothing. The ensemble's propagation (a name found once is marked wherever it stands)
+        reaches the whole text, so it runs on the whole output, from the spans the vote
+        found near the changes, as it would after reading all of it."""
+        starts = [r.start for r in reps]
+        marks = list(where)
+        for d in detected:
+            i = bisect_right(starts, d.start) - 1
+            if i < 0 or reps[i].end < d.end:  # not inside a replacement: still in the output
+                marks.append((output_position(d.start, reps, where), output_position(d.end, reps, where)))
+        regions = rescan_regions(out_text, marks)
+        if sum(r.end - r.start for r in regions) > self.rescan_whole_above * len(out_text):
+            return self.detect(out_text, stage)
+        report = self._reporter(stage)
+        found: list[Span] = []
+        for batch in self._region_batches(regions):
+            texts = [out_text[r.start : r.end] for r in batch]
+            for region, spans in zip(batch, self._detect_texts(texts)):
+                found.extend(in_cores([s.with_(start=s.start + region.start, end=s.end + region.start) for s in spans], region))
+            if report is not None:
+                report(batch[-1].end, len(out_text))
+        propagator = getattr(self.detector, "propagator", None)
+        if propagator is None:
+            return sort_spans(found)
+        from .detect.propagate import SOURCE
+
+        voted = [s for s in found if s.source != SOURCE]  # spread again below, from the whole text
+        if self.is_huge(out_text):
+            return propagate_windowed(propagator, out_text, voted, size=self.window_chars, overlap=self._overlap())
+        return propagator.propagate(out_text, voted)
+
+    def _region_batches(self, regions: list[RescanRegion]) -> Iterable[list[RescanRegion]]:
+        """Regions in groups of about ``window_chars`` characters, read in one call so the
+        model members batch their sentences; a huge region alone (read in windows)."""
+        batch: list[RescanRegion] = []
+        size = 0
+        for r in regions:
+            if batch and size + (r.end - r.start) > self.window_chars:
+                yield batch
+                batch, size = [], 0
+            batch.append(r)
+            size += r.end - r.start
+        if batch:
+            yield batch
+
+    def _detect_texts(self, texts: list[str]) -> list[list[Span]]:
+        """The detector's spans on each text; a huge one in windows, its progress told by
+        the caller (a part of the output, not the whole of it)."""
+        if len(texts) == 1 and self.is_huge(texts[0]):
+            return [detect_windowed(self.detector, texts[0], size=self.window_chars, overlap=self._overlap())]
+        if len(texts) == 1 or not hasattr(self.detector, "detect_many"):
+            return [self.detector.detect(t) for t in texts]
+        return self.detector.detect_many(texts)
 
     def _stages(self) -> tuple[tuple[float, float], tuple[float, float]]:
         """The parts of a file's work that detecting its text and re-scanning its output
@@ -153,7 +263,18 @@ class Deidentifier:
     def replacements(self, doc: Document, spans: Sequence[Span], subject: str) -> list[Replacement]:
         return self.engine.replacements(doc.text, list(spans), subject=subject, mode=self.mode)
 
-    def export(self, doc: Document, spans: Sequence[Span], subject: str, out_path: Path, result: FileResult) -> Path:
+    def export(
+        self,
+        doc: Document,
+        spans: Sequence[Span],
+        subject: str,
+        out_path: Path,
+        result: FileResult,
+        detected: Sequence[Span] | None = None,
+    ) -> Path:
+        """Writes ``doc`` with ``spans`` replaced and checks the output. ``detected``: the
+        detector's own spans on ``doc.text`` when known (what lets the re-scan read only
+        what changed, see the class)."""
         from .documents.export import export_document, output_suffix
         from .documents.ingest import load_document
 
@@ -172,9 +293,9 @@ class Deidentifier:
                 out_text = load_document(written.path).text
                 huge = self.is_huge(doc.text) or self.is_huge(out_text)
                 if self.mode == "surrogate":
-                    detected = self.detect(out_text, self._stages()[1])
+                    found = self.rescan_detect(doc.text, out_text, reps, detected)
                     find = residual_findings_near if huge else residual_findings
-                    result.rescan_findings = find(out_text, detected, reps)
+                    result.rescan_findings = find(out_text, found, reps)
                 if huge:
                     result.residual_originals = residual_originals_near(doc.text, out_text, reps)
                 else:
@@ -199,7 +320,7 @@ class Deidentifier:
             doc = load_document(path)
             res.warnings = list(doc.warnings)
             spans = self.detect(doc.text, self._stages()[0])
-            res.output = str(self.export(doc, spans, subject, out_path, res))
+            res.output = str(self.export(doc, spans, subject, out_path, res, detected=spans))
             if self.progress is not None and self.is_huge(doc.text):
                 self.progress(1.0, len(doc.text))
         except (IngestError, ExportError) as e:

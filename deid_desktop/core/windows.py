@@ -176,3 +176,154 @@ def _iter_words(text: str, block: int = WINDOW_CHARS) -> Iterator[str]:
         for m in _WORD.finditer(text, pos, end):
             yield m.group().casefold()
         pos = end
+
+
+# -- re-scanning only what the export changed ---------------------------------------------
+#
+# An output line with no replacement in it, and none within ``RESCAN_CONTEXT_LINES``
+# non-blank lines of one, is the input's line unchanged, and what the detector finds there
+# it found in the input already: the rules look at most a line or two around a value
+# (a closing line before a signature, a value broken over a line end), the models read one
+# sentence (which never crosses a line) at a time. So the re-scan reads the lines around
+# each replacement, with as many lines again of context, and keeps what it finds in the
+# first part. Lines are capped at ``OVERLAP_CHARS`` on either side, cut after a space, so a
+# text of one huge line is read in pieces too.
+
+RESCAN_CONTEXT_LINES = 2
+
+
+@dataclass(frozen=True, slots=True)
+class RescanRegion:
+    start: int  # what the detector reads
+    end: int
+    cores: tuple[tuple[int, int], ...]  # the stretches whose findings are kept
+
+
+def aligned_offsets(original: str, out_text: str, replacements: Sequence[Replacement]) -> list[tuple[int, int]] | None:
+    """Where each replacement stands in ``out_text`` (sorted by start) when ``out_text`` is
+    ``original`` with the replacements applied and nothing else changed; None otherwise
+    (a PDF's text read back from the written file differs in its spacing)."""
+    reps = sorted(replacements, key=lambda r: r.start)
+    where = _output_offsets(reps)
+    if len(out_text) != len(original) + sum(len(r.new_text) - (r.end - r.start) for r in reps):
+        return None
+    pos = 0
+    for r, (a, b) in zip(reps, where):
+        if r.start < pos or not out_text.startswith(original[pos : r.start], a - (r.start - pos)):
+            return None
+        if not out_text.startswith(r.new_text, a):
+            return None
+        pos = r.end
+    return where if out_text.endswith(original[pos:]) else None
+
+
+def output_position(pos: int, replacements: Sequence[Replacement], where: Sequence[tuple[int, int]]) -> int:
+    """Where input offset ``pos`` lies in the output (replacements sorted, ``where`` their
+    output offsets); inside a replacement, where that replacement's new text begins."""
+    i = bisect_right([r.start for r in replacements], pos) - 1
+    if i < 0:
+        return pos
+    r, (a, b) = replacements[i], where[i]
+    return a if pos < r.end else b + (pos - r.end)
+
+
+def _line_start(text: str, pos: int, lo: int) -> int:
+    """Start of the line holding ``pos``, or -1 when it begins before ``lo`` (not 0)."""
+    i = max(text.rfind("\n", lo, pos), text.rfind("\r", lo, pos))
+    return i + 1 if i >= 0 else (0 if lo == 0 else -1)
+
+
+def _line_end(text: str, pos: int, hi: int) -> int:
+    """End of the line holding ``pos`` (before its break), or -1 when it ends after ``hi``."""
+    found = [i for i in (text.find("\n", pos, hi), text.find("\r", pos, hi)) if i >= 0]
+    return min(found) if found else (len(text) if hi >= len(text) else -1)
+
+
+def _reach_back(text: str, pos: int, lines: int, chars: int) -> int:
+    """The start of the line ``lines`` non-blank lines before the one holding ``pos`` (blank
+    lines between count for nothing), but not more than ``chars`` before ``pos``."""
+    lo = max(0, pos - chars)
+    start, left = _line_start(text, pos, lo), lines
+    while start > 0 and left > 0:
+        prev = _line_start(text, start - 1, lo)
+        if prev < 0:
+            start = -1
+            break
+        left -= bool(text[prev : start - 1].strip())
+        start = prev
+    return start if start >= 0 else _after_space(text, lo, pos)
+
+
+def _reach_forward(text: str, pos: int, lines: int, chars: int) -> int:
+    """``_reach_back`` the other way: the end of the line ``lines`` non-blank lines after
+    the one holding ``pos``, but not more than ``chars`` after it."""
+    hi = min(len(text), pos + chars)
+    end, left = _line_end(text, pos, hi), lines
+    while 0 <= end < len(text) and left > 0:
+        nxt = _line_end(text, end + 1, hi)
+        if nxt < 0:
+            end = -1
+            break
+        left -= bool(text[end + 1 : nxt].strip())
+        end = nxt
+    return end if end >= 0 else _cut(text, pos, hi)
+
+
+def rescan_regions(
+    text: str, marks: Sequence[tuple[int, int]], lines: int = RESCAN_CONTEXT_LINES, chars: int = OVERLAP_CHARS
+) -> list[RescanRegion]:
+    """The parts of ``text`` to re-scan for the changed stretches ``marks``: each mark's
+    lines and ``lines`` more on either side are kept (the cores), read with ``lines`` more
+    again as context; regions that touch are read as one."""
+    cores: list[list[int]] = []
+    for a, b in sorted(marks):
+        ca, cb = _reach_back(text, a, lines, chars), _reach_forward(text, b, lines, chars)
+        if cores and ca <= cores[-1][1]:
+            cores[-1][1] = max(cores[-1][1], cb)
+        else:
+            cores.append([ca, cb])
+    regions: list[RescanRegion] = []
+    for ca, cb in cores:
+        ra, rb = _reach_back(text, ca, lines, chars), _reach_forward(text, cb, lines, chars)
+        if regions and ra <= regions[-1].end:
+            last = regions[-1]
+            regions[-1] = RescanRegion(last.start, max(last.end, rb), (*last.cores, (ca, cb)))
+        else:
+            regions.append(RescanRegion(ra, rb, ((ca, cb),)))
+    return regions
+
+
+def in_cores(spans: Sequence[Span], region: RescanRegion) -> list[Span]:
+    """The spans (offsets into the whole text) that overlap one of the region's cores."""
+    starts = [a for a, _ in region.cores]
+    kept = []
+    for s in spans:
+        # the cores are sorted and apart: the last one starting before the span's end
+        # reaches furthest, so it alone can tell
+        i = bisect_left(starts, s.end) - 1
+        if i >= 0 and region.cores[i][1] > s.start:
+            kept.append(s)
+    return kept
+
+
+def propagate_windowed(propagator, text: str, spans: Sequence[Span], *, size: int = WINDOW_CHARS, overlap: int = OVERLAP_CHARS) -> list[Span]:
+    """``propagator.propagate`` over a huge text the way ``detect_windowed`` runs it: each
+    window repeats what was found in it, within it, and keeps what starts in its stretch."""
+    spans = sort_spans(spans)
+    starts = [s.start for s in spans]
+    kept: list[Span] = []
+    for w in windows(text, size, overlap):
+        lo, hi = bisect_left(starts, w.start), bisect_left(starts, w.end)
+        inside = [s.with_(start=s.start - w.start, end=s.end - w.start) for s in spans[lo:hi] if s.end <= w.end]
+        if not inside:
+            continue
+        for s in propagator.propagate(text[w.start : w.end], inside):
+            start = s.start + w.start
+            if w.own_from <= start < w.own_to:
+                kept.append(s.with_(start=start, end=s.end + w.start))
+    out: list[Span] = []
+    for s in sort_spans(kept):
+        if out and s.start < out[-1].end:
+            continue
+        out.append(s)
+    return out

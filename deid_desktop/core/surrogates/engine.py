@@ -82,10 +82,16 @@ class SurrogateEngine:
             ]
         values = [s.text(text) for s in ordered]
         ctx = self._document_context(text, ordered, values, subject, country)
-        for s, value in zip(ordered, values):  # first pass: every original asks for its choices
-            self._surrogate(value, s.category, s.fine, ctx)
+        # First pass: every original asks for its choices, once (a repeat asks the same).
+        # A surrogate that asked for none is already what the second pass would make.
+        settled: dict[tuple[str, Category, str, int], str] = {}
+        for value, category, fine in dict.fromkeys((v, s.category, s.fine) for s, v in zip(ordered, values)):
+            picks = ctx.choices.picks
+            new = self._surrogate(value, category, fine, ctx)
+            if ctx.choices.picks == picks:
+                settled[(value, category, fine, 0)] = new
         ctx.choices.resolve(ctx)
-        news = self._distinct_surrogates(ordered, values, ctx)
+        news = self._distinct_surrogates(ordered, values, ctx, settled)
         return [Replacement(s.start, s.end, new, s.category.value) for s, new in zip(ordered, news)]
 
     def _context(self, subject: str, **document: object) -> SurrogateContext:
@@ -109,11 +115,13 @@ class SurrogateEngine:
             subject,
             day_first_hint=date_order_hint([v for s, v in zip(spans, values) if s.category is Category.DATE]),
             country=country or self.options.locale or guess_country(text, spans),
-            choices=DocumentChoices(),
+            choices=_WatchedChoices(),
             known_names=document_full_names(v for s, v in zip(spans, values) if s.category is Category.NAME),
         )
 
-    def _distinct_surrogates(self, spans: list[Span], values: list[str], ctx: SurrogateContext) -> list[str]:
+    def _distinct_surrogates(
+        self, spans: list[Span], values: list[str], ctx: SurrogateContext, known: dict[tuple[str, Category, str, int], str]
+    ) -> list[str]:
         """Each span's surrogate, with different originals of one kind kept apart.
 
         Two different originals whose surrogates came out the same (or whose surrogate is
@@ -125,11 +133,19 @@ class SurrogateEngine:
         """
         groups = [_distinct_group(s.category, v) for s, v in zip(spans, values)]
         offset: dict[tuple[str, str], int] = {}
+        # ``known``: surrogates already made, by (original, category, fine type, redraw).
+        # A value repeated in the document (a name on every line of a huge note) is worked
+        # out once per redraw: with the choices resolved, the surrogate depends only on
+        # the exact original (its case shapes the output), its kind and the redraw. Kept
+        # for this document only, whose full names and choices it reflects.
 
         def compute(i: int) -> str:
             s = spans[i]
-            redraw = replace(ctx, attempt=offset.get(groups[i], 0) * _MAX_ATTEMPTS)
-            return self._surrogate(values[i], s.category, s.fine, redraw)
+            attempt = offset.get(groups[i], 0) * _MAX_ATTEMPTS
+            key = (values[i], s.category, s.fine, attempt)
+            if key not in known:
+                known[key] = self._surrogate(values[i], s.category, s.fine, replace(ctx, attempt=attempt))
+            return known[key]
 
         news = [compute(i) for i in range(len(spans))]
         members: dict[tuple[str, str], list[int]] = {}
@@ -169,6 +185,17 @@ class SurrogateEngine:
             if category is Category.AGE and self.options.keep_ages_under_cap:
                 return value  # the documented exception: ages up to the cap may stay
         return tag(category, self.options.tag_style)
+
+
+class _WatchedChoices(DocumentChoices):
+    """The document's choices, counting the picks asked of them: a surrogate made without
+    one does not change when the choices are settled, so it is made once, not twice."""
+
+    picks = 0
+
+    def pick(self, ctx: SurrogateContext, slot: str, key: str, original: str, options) -> str:
+        self.picks += 1
+        return super().pick(ctx, slot, key, original, options)
 
 
 def _distinct_group(category: Category, original: str) -> tuple[str, str]:

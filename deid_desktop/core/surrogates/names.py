@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import re
 import string
+from functools import cached_property
 
 from ..categories import Category
 from .base import SurrogateContext, SurrogateGenerator, register
@@ -103,10 +104,40 @@ def full_name_words(text: str) -> tuple[str, ...]:
     return tuple(found) if len(found) >= 2 else ()
 
 
-def document_full_names(values) -> tuple[tuple[str, ...], ...]:
+class FullNames(tuple):
+    """A document's distinct full names (tuples of name words) in a fixed order, with an
+    index from an initial at one position to the names that could stand there.
+
+    Every name span of a document with initials was tried against every full name of the
+    document: the product of the two (about 50 s on a 2 MB note). The index hands
+    ``_initials_of_known_name`` only the names whose word at the first initial's position
+    starts with that letter, in the same fixed order, so the first fit is the same name."""
+
+    @cached_property
+    def _by_initial(self) -> dict[tuple[int, int, str], list[int]]:
+        # (items in the value or -2 for "two initials of a longer name", position, letter)
+        index: dict[tuple[int, int, str], list[int]] = {}
+        for n, words in enumerate(self):
+            for p, word in enumerate(words):
+                index.setdefault((len(words), p, initial_of(word)), []).append(n)
+            if len(words) > 2:
+                for p, word in enumerate((words[0], words[-1])):
+                    index.setdefault((-2, p, initial_of(word)), []).append(n)
+        return index
+
+    def fitting(self, n_items: int, position: int, letter: str) -> list[tuple[str, ...]]:
+        """The names, in order, whose word lined up with item ``position`` of a value of
+        ``n_items`` items starts with ``letter``: the only names ``_line_up`` can fit."""
+        found = self._by_initial.get((n_items, position, letter), [])
+        if n_items == 2:
+            found = sorted({*found, *self._by_initial.get((-2, position, letter), [])})
+        return [self[n] for n in found]
+
+
+def document_full_names(values) -> FullNames:
     """The distinct full names among a document's name values, in a fixed order."""
     names = {normalise_key(" ".join(w)): w for w in map(full_name_words, values) if w}
-    return tuple(names[k] for k in sorted(names))
+    return FullNames(names[k] for k in sorted(names))
 
 
 class NameTokens:
@@ -153,9 +184,13 @@ class NameTokens:
                 items.extend((i, j, initial_of(c)) for j, c in enumerate(t))
             else:
                 items.append((i, -1, normalise_key(t)))
-        if not any(j >= 0 for _, j, _ in items):
+        first = next((p for p, (_, j, _) in enumerate(items) if j >= 0), None)
+        if first is None:
             return {}
-        for words in self.ctx.known_names:
+        known = self.ctx.known_names
+        if not isinstance(known, FullNames):
+            known = FullNames(known)
+        for words in known.fitting(len(items), first, items[first][2]):
             slots = _line_up(items, words)
             if slots is None:
                 continue
