@@ -383,6 +383,9 @@ class QueueDock(QDockWidget):
         i = self.subject_filter.findData(current)
         self.subject_filter.setCurrentIndex(max(0, i))
         self.subject_filter.blockSignals(False)
+        # A column of dashes takes the room the document names need; it shows once a
+        # document has a subject.
+        self.table.setColumnHidden(DocumentQueueModel.SUBJECT, not labels)
 
     def _subject_filter_changed(self, _i: int) -> None:
         self.proxy.set_filters(subject=self.subject_filter.currentData())

@@ -111,6 +111,17 @@ def test_subject_column_is_editable_and_assigns_in_the_workspace(qtbot, window, 
     assert workspace.get_document(doc.id).subject_label == "case-18"
 
 
+def test_the_subject_column_shows_only_once_a_document_has_a_subject(qtbot, window, workspace, tmp_path):
+    """A column of dashes took the room the document names need (names were cut to "disc….pdf")."""
+    window.import_paths([write_txt(tmp_path / "a_long_discharge_summary.txt", LETTER)])
+    wait_idle(qtbot, window)
+    (doc,) = workspace.list_documents()
+    q = window.queue
+    assert q.table.isColumnHidden(DocumentQueueModel.SUBJECT)
+    q.assign_subject([doc.id], "case-17")
+    assert not q.table.isColumnHidden(DocumentQueueModel.SUBJECT)
+
+
 def test_subject_manifest_assigns_subjects_to_imported_documents(qtbot, window, workspace, tmp_path):
     a = write_txt(tmp_path / "in" / "a.txt", LETTER)
     b = write_txt(tmp_path / "in" / "b.txt", LETTER.replace("Tobias", "Tomas"))
