@@ -42,6 +42,7 @@ _MEDIAN = 3  # pixels: removes single-dot speckle, keeps strokes of 10-point typ
 # asked at all: about two letters. On a blank page Tesseract's own thresholding turns faint
 # grey into thousands of specks and spends a minute on them.
 _MIN_INK = 0.00005
+_MAX_INK = 0.9
 OCR_TIMEOUT = 120  # seconds per page: a page Tesseract cannot finish is treated as unread
 
 
@@ -154,9 +155,12 @@ def read_page(pdf, index: int, dpi: int = OCR_DPI) -> OcrPage:
 
 
 def has_ink(image) -> bool:
+    """Whether the page may hold text: some ink, but not a page that is nearly all dark (a
+    blacked-out or unexposed page, where Tesseract would only chase noise)."""
     import numpy as np
 
-    return int((np.asarray(image) < 128).sum()) >= _MIN_INK * image.width * image.height
+    share = float((np.asarray(image) < 128).mean())
+    return _MIN_INK <= share <= _MAX_INK
 
 
 def recognise(image) -> list[OcrWord]:

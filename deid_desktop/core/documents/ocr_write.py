@@ -26,7 +26,9 @@ log = logging.getLogger(__name__)
 
 _BLOCKS = frozenset("█▇▆■")
 _PAD = 0.15  # of a word box's height, on every side
-_TEXT_SIZE = 0.9  # of the line's height: the drawn replacement's font size
+# A word box runs from the top of its tallest letter to the bottom of its lowest: about 0.76
+# of the font size for most words (capitals and ascenders, no descenders).
+_BOX_TO_SIZE = 1 / 0.76
 _MIN_TEXT_PX = 8
 _DESCENT = 0.21  # share of the font size below the baseline
 _FONT_FILES = (
@@ -117,6 +119,7 @@ def _burn(image, words: list[_Word], owners: dict[int, Replacement]) -> int:
         for key, r in hit.items():
             covered[key].append(w)
             reps[key] = r
+    heights = _line_heights(words)
     painted: set[int] = set()
     for key, ws in covered.items():
         r = reps[key]
@@ -130,7 +133,7 @@ def _burn(image, words: list[_Word], owners: dict[int, Replacement]) -> int:
         if not text or set(text) <= _BLOCKS:
             continue
         first = [w for w in ws if w.line == ws[0].line]
-        _draw_text(draw, text, first, image.size)
+        _draw_text(draw, text, first, heights[ws[0].line])
     return len(painted)
 
 
@@ -140,21 +143,29 @@ def _padded(box: tuple[int, int, int, int], size: tuple[int, int]) -> tuple[int,
     return (max(0, x0 - pad), max(0, y0 - pad), min(size[0] - 1, x1 + pad), min(size[1] - 1, y1 + pad))
 
 
-def _draw_text(draw, text: str, words: list[_Word], size: tuple[int, int]) -> None:
-    """The replacement at about the height of the words it replaces, shrunk (not below a
-    readable size) when it is much wider than they were."""
+def _line_heights(words: list[_Word]) -> dict[int, float]:
+    """The median word height of each line: the type size there, whatever one word's
+    descenders or capitals do."""
+    by_line: dict[int, list[int]] = defaultdict(list)
+    for w in words:
+        by_line[w.line].append(w.box[3] - w.box[1])
+    return {k: float(sorted(hs)[len(hs) // 2]) for k, hs in by_line.items()}
+
+
+def _draw_text(draw, text: str, words: list[_Word], line_height: float) -> None:
+    """The replacement at about the size of the line's type, from where the replaced words
+    began, shrunk (not below a readable size) when it is much wider than they were."""
     x0 = min(w.box[0] for w in words)
     x1 = max(w.box[2] for w in words)
-    top = min(w.box[1] for w in words)
-    bottom = max(w.box[3] for w in words)
-    px = max(_MIN_TEXT_PX, round(_TEXT_SIZE * (bottom - top) / (1 - _DESCENT)))
+    baseline = sorted(w.box[3] for w in words)[len(words) // 2]
+    px = max(_MIN_TEXT_PX, round(_BOX_TO_SIZE * line_height))
     font = _font(px)
     width = draw.textlength(text, font=font)
     room = max(1, x1 - x0)
     if width > 1.5 * room:
         px = max(_MIN_TEXT_PX, int(px * 1.5 * room / width))
         font = _font(px)
-    draw.text((x0, bottom), text, fill=0, font=font, anchor="ls")
+    draw.text((x0, baseline), text, fill=0, font=font, anchor="ls")
 
 
 _FONTS: dict[int, object] = {}
