@@ -188,6 +188,7 @@ def test_the_blank_page_is_blacked_out_and_listed_to_check(batch):
     _, output, report, _ = batch
     (entry,) = report["files"]
     assert entry["pages_to_check"] == [2]
+    assert sum("OCR read no text" in w for w in entry["warnings"]) == 1  # said once, by page number
     assert _render(output, 1).mean() < 5  # all black
     assert _render(output, 0).mean() > 200  # the letter page is still paper
 

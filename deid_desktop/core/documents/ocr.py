@@ -76,6 +76,15 @@ class OcrPage:
         return sum(w.conf for w in self.words) / len(self.words) if self.words else 0.0
 
 
+def blank_page_note(number: int) -> str:
+    """The warning for a page OCR read nothing from (reader and writer say the same)."""
+    return f"page {number}: OCR read no text on it; it is blacked out in the de-identified copy"
+
+
+def low_confidence_note(number: int) -> str:
+    return f"page {number} was read by OCR with low confidence; check it before release"
+
+
 def check_mode(mode: str) -> str:
     if mode not in OCR_MODES:
         raise ValueError(f"ocr must be one of {', '.join(OCR_MODES)}")

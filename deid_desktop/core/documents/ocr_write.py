@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .model import Document, Replacement
-from .ocr import LOW_CONFIDENCE, prepare, render
+from .ocr import LOW_CONFIDENCE, blank_page_note, low_confidence_note, prepare, render
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ def write_page(canvas, source, index: int, doc: Document, owners: dict[int, Repl
     if info.get("blank"):
         image = Image.new("L", tuple(info["size"]), 0)
         result.check = True
-        result.notes.append(f"page {number}: OCR read no text on it; it was blacked out")
+        result.notes.append(blank_page_note(number))
     else:
         image = prepare(render(source, index, dpi), float(info.get("angle") or 0.0))
         words = page_words(doc, index)
@@ -92,7 +92,7 @@ def write_page(canvas, source, index: int, doc: Document, owners: dict[int, Repl
         _text_layer(canvas, doc, words, owners, scale, height_pt, fonts)
         if float(info.get("mean_conf") or 0.0) < LOW_CONFIDENCE:
             result.check = True
-            result.notes.append(f"page {number}: OCR read it with low confidence; check that nothing was missed")
+            result.notes.append(low_confidence_note(number))
     canvas.drawImage(ImageReader(_fresh(image)), 0, 0, width=width_pt, height=height_pt)
     # the text layer goes on top of the picture; invisible text never hides it
     canvas.showPage()

@@ -18,6 +18,10 @@ measured from the top-left corner of the page as a viewer shows it (crop box, af
 baseline, degrees counter-clockwise as viewed) and ``"quads"``: per character the four
 corners of its font box (line start at the descent, advance end, then one font size up).
 Inserted spaces, line breaks and page breaks have no segment.
+
+Pages without a text layer are read by OCR (``ocr.py``) unless OCR is turned off; their
+segments are words (see there). A page left unread is listed in ``meta["pages_unread"]`` so
+the export flags it: its pixels go out as they are.
 """
 
 from __future__ import annotations
@@ -503,7 +507,8 @@ class _Scanner:
         """The page's text by OCR (segments appended at offset ``start``), "" when OCR read nothing."""
         import pypdfium2 as pdfium
 
-        from .ocr import LOW_CONFIDENCE, page_meta as ocr_meta, page_text, read_page
+        from .ocr import LOW_CONFIDENCE, blank_page_note, low_confidence_note, page_text, read_page
+        from .ocr import page_meta as ocr_meta
 
         if self._pdf is None:
             try:
@@ -519,7 +524,7 @@ class _Scanner:
         page_meta["ocr"] = ocr_meta(page)
         if page.blank:
             self.blank.append(index + 1)
-            warnings.append(f"page {index + 1}: OCR read no text on it; it is blacked out in the de-identified copy")
+            warnings.append(blank_page_note(index + 1))
             return ""
         text = page_text(page, index)
         page_meta["directions"] = ["ltr"] * text.lines
@@ -527,7 +532,7 @@ class _Scanner:
         self.low.extend([start + a, start + b] for a, b in text.low_confidence)
         segments.extend(Segment(start + a, start + b, loc) for a, b, loc in text.segments)
         if page.mean_conf < LOW_CONFIDENCE:
-            warnings.append(f"page {index + 1} was read by OCR with low confidence; check it before release")
+            warnings.append(low_confidence_note(index + 1))
         return text.text
 
     def summary(self) -> dict:
