@@ -160,6 +160,8 @@ def _worker_init(ensemble: str | None, workspace: str | None, key: bytes, mode: 
         from .core.learn.device import THREADS_ENV
 
         os.environ[THREADS_ENV] = str(threads)
+        # Tesseract (a child process) takes its thread count from OpenMP's limit
+        os.environ.setdefault("OMP_THREAD_LIMIT", str(threads))
     _WORKER = _make_deidentifier(argparse.Namespace(ensemble=ensemble, workspace=workspace), key, mode, fmt, rescan, options, ocr=ocr)
 
 

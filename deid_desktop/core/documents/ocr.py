@@ -46,10 +46,6 @@ _MAX_INK = 0.9
 OCR_TIMEOUT = 120  # seconds per page: a page Tesseract cannot finish is treated as unread
 
 
-class OcrUnavailable(RuntimeError):
-    """Tesseract (the program or its English data) is not installed."""
-
-
 @dataclass(frozen=True, slots=True)
 class OcrWord:
     text: str
