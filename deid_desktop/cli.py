@@ -151,7 +151,7 @@ def write_timing(path: Path, det, *, load_s: float, detect_s: float, n_docs: int
 _WORKER = None
 
 
-def _worker_init(ensemble: str | None, workspace: str | None, key: bytes, mode: str, fmt: str | None, rescan: bool, options: dict, threads: int = 0) -> None:
+def _worker_init(ensemble: str | None, workspace: str | None, key: bytes, mode: str, fmt: str | None, rescan: bool, options: dict, threads: int = 0, ocr: str = "auto") -> None:
     global _WORKER
     logging.basicConfig(level=logging.WARNING)
     if threads:
@@ -160,7 +160,9 @@ def _worker_init(ensemble: str | None, workspace: str | None, key: bytes, mode: 
         from .core.learn.device import THREADS_ENV
 
         os.environ[THREADS_ENV] = str(threads)
-    _WORKER = _make_deidentifier(argparse.Namespace(ensemble=ensemble, workspace=workspace), key, mode, fmt, rescan, options)
+        # Tesseract (a child process) takes its thread count from OpenMP's limit
+        os.environ.setdefault("OMP_THREAD_LIMIT", str(threads))
+    _WORKER = _make_deidentifier(argparse.Namespace(ensemble=ensemble, workspace=workspace), key, mode, fmt, rescan, options, ocr=ocr)
 
 
 def _threads_per_worker(workers: int) -> int:
@@ -169,12 +171,12 @@ def _threads_per_worker(workers: int) -> int:
     return max(1, default_threads() // max(1, workers))
 
 
-def _make_deidentifier(ns, key: bytes, mode: str, fmt: str | None, rescan: bool, options: dict, detector=None):
+def _make_deidentifier(ns, key: bytes, mode: str, fmt: str | None, rescan: bool, options: dict, detector=None, ocr: str = "auto"):
     from .core.pipeline import Deidentifier
     from .core.surrogates import SurrogateEngine, SurrogateOptions
 
     engine = SurrogateEngine(key, SurrogateOptions(**options))
-    return Deidentifier(detector if detector is not None else build_detector(ns), engine, mode=mode, out_format=fmt, rescan=rescan)
+    return Deidentifier(detector if detector is not None else build_detector(ns), engine, mode=mode, out_format=fmt, rescan=rescan, ocr=ocr)
 
 
 def _worker_run(path: str, out: str, subject: str, display: str, label: str, progress_label: str | None = None):
@@ -260,10 +262,10 @@ def cmd_deidentify(args) -> int:
     options = {}
     if args.age_cap is not None:
         options["age_cap"] = args.age_cap
-    deid = _make_deidentifier(args, key, args.mode, args.format, not args.no_rescan, options)
+    deid = _make_deidentifier(args, key, args.mode, args.format, not args.no_rescan, options, ocr=args.ocr)
     namer = FileNamer(deid.detector, deid.engine, key, args.mode)
     opts_id = options_digest(key, {
-        "mode": args.mode, "format": args.format, "rescan": not args.no_rescan, "surrogates": options,
+        "mode": args.mode, "format": args.format, "rescan": not args.no_rescan, "surrogates": options, "ocr": args.ocr,
         "detector": deid.detector.describe() if hasattr(deid.detector, "describe") else type(deid.detector).__name__,
     })
     removed = remove_part_files(out_dir)
@@ -286,7 +288,7 @@ def cmd_deidentify(args) -> int:
     skipped = len(plan) - len(todo)
     if skipped:
         _err(f"resuming: {skipped} file(s) already done")
-    meta = {"mode": args.mode, "format": args.format or "same as input", "options": opts_id,
+    meta = {"mode": args.mode, "format": args.format or "same as input", "ocr": args.ocr, "options": opts_id,
             "started": time.strftime("%Y-%m-%dT%H:%M:%S"), "tool": "deid-desktop"}
 
     def record(r: FileResult, item, digest: str) -> None:
@@ -311,7 +313,7 @@ def cmd_deidentify(args) -> int:
 
         with ProcessPoolExecutor(args.workers, mp_context=mp.get_context("spawn"), initializer=_worker_init,
                                  initargs=(args.ensemble, args.workspace, key, args.mode, args.format, not args.no_rescan, options,
-                                           _threads_per_worker(args.workers))) as ex:
+                                           _threads_per_worker(args.workers), args.ocr)) as ex:
             futs = {ex.submit(_worker_run, str(it.source), str(it.output), it.subject, it.display, it.subject_label,
                               None if args.quiet else f"file {i}/{len(todo)}"): (it, d)
                     for i, (it, d) in enumerate(todo, 1)}
@@ -419,6 +421,9 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--key-file", help="surrogate key file (default: in your user data folder)")
     x.add_argument("--age-cap", type=int, help="ages above this become '90+' style (default 89)")
     x.add_argument("--no-rescan", action="store_true", help="skip the verification re-scan of outputs")
+    x.add_argument("--ocr", choices=("auto", "always", "never"), default="auto",
+                   help="read scanned PDF pages with Tesseract OCR: auto (pages without a text layer), "
+                        "always (every page), never (refuse PDFs without a text layer)")
     x.add_argument("--force", action="store_true", help="redo files already finished")
     x.add_argument("--name-map", help="CSV linking each input to its output (holds original names; written 0600, "
                                       "never inside --out)")

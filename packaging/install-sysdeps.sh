@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# System libraries Qt needs to open a window (or render offscreen in tests), and fonts for
-# rendering text. Installs only what is missing; needs root (or sudo) on Debian/Ubuntu.
+# System libraries Qt needs to open a window (or render offscreen in tests), fonts for
+# rendering text, and Tesseract with its English data for reading scanned pages (offline OCR). Installs only what is missing; needs root (or sudo) on Debian/Ubuntu.
 # Usage: packaging/install-sysdeps.sh [--with-xvfb]
 set -euo pipefail
 pkgs=(libegl1 libgl1 libglib2.0-0 libfontconfig1 libfreetype6 libxkbcommon0 libdbus-1-3
       libx11-xcb1 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-randr0
       libxcb-render-util0 libxcb-shape0 libxcb-xfixes0 libxcb-xkb1 libxkbcommon-x11-0
-      fonts-dejavu-core)
+      fonts-dejavu-core tesseract-ocr tesseract-ocr-eng)
 [ "${1:-}" = "--with-xvfb" ] && pkgs+=(xvfb xauth)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

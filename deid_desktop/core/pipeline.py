@@ -62,6 +62,13 @@ class FileResult:
     # PDF pages the export cannot vouch for (covered unreadable letters, hidden text,
     # pictures): the warnings say why; these pages need a look before release.
     pages_to_check: list[int] = field(default_factory=list)
+    # Scanned PDF pages read by OCR (1-based), Tesseract's mean word confidence (0-100) and
+    # how many words it read with low confidence, and how many word boxes were burned out
+    # of the pages' pixels. Counts only: OCR text never reaches the report.
+    ocr_pages: list[int] = field(default_factory=list)
+    ocr_mean_confidence: float | None = None
+    ocr_low_confidence_words: int = 0
+    image_boxes_redacted: int = 0
     error_code: str | None = None
     error: str | None = None
     seconds: float = 0.0
@@ -139,11 +146,15 @@ class Deidentifier:
         windowed_above: int = WINDOWED_ABOVE,
         window_chars: int = WINDOW_CHARS,
         progress: FileProgress | None = None,
+        ocr: str = "auto",
     ):
+        from .documents.ocr import check_mode
+
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}")
         if rescan not in RESCANS:
             raise ValueError("rescan must be True, False, 'targeted' or 'full'")
+        self.ocr = check_mode(ocr)
         self.detector = detector
         self.engine = engine
         self.mode = mode
@@ -289,6 +300,7 @@ class Deidentifier:
             written = export_document(doc, reps, part, self.out_format)
             result.warnings.extend(w for w in written.warnings if w not in result.warnings)
             result.pages_to_check = list(written.pages_to_check)
+            result.image_boxes_redacted = written.image_boxes_redacted
             if self.rescan:
                 out_text = load_document(written.path).text
                 huge = self.is_huge(doc.text) or self.is_huge(out_text)
@@ -317,8 +329,9 @@ class Deidentifier:
         t0 = time.perf_counter()
         res = FileResult(file=display, status="ok", subject=subject if subject_label is None else subject_label)
         try:
-            doc = load_document(path)
+            doc = load_document(path, ocr=self.ocr)
             res.warnings = list(doc.warnings)
+            _note_ocr(res, doc)
             spans = self.detect(doc.text, self._stages()[0])
             res.output = str(self.export(doc, spans, subject, out_path, res, detected=spans))
             if self.progress is not None and self.is_huge(doc.text):
@@ -332,6 +345,16 @@ class Deidentifier:
             res.status, res.error_code, res.error = "error", "internal", f"{display}: internal error ({type(e).__name__})"
         res.seconds = round(time.perf_counter() - t0, 3)
         return res
+
+
+def _note_ocr(res: FileResult, doc: Document) -> None:
+    """The OCR figures a report gives for a file (pages, confidence, low-confidence words)."""
+    summary = doc.meta.get("ocr") if doc.format == "pdf" else None
+    if not summary:
+        return
+    res.ocr_pages = list(summary.get("pages") or [])
+    res.ocr_mean_confidence = summary.get("mean_conf") if summary.get("words") else None
+    res.ocr_low_confidence_words = len(summary.get("low_confidence") or [])
 
 
 def renamed_message(message: str, path: Path, display: str) -> str:
@@ -375,6 +398,7 @@ def write_report(out_dir: Path, results: dict[str, FileResult], meta: dict[str, 
         "files_with_rescan_findings": sum(bool(r.rescan_findings) for r in rows),
         "files_with_residual_originals": sum(r.residual_originals > 0 for r in rows),
         "files_with_pages_to_check": sum(bool(r.pages_to_check) for r in rows),
+        "files_read_by_ocr": sum(bool(r.ocr_pages) for r in rows),
     }
     jp = out_dir / REPORT_JSON
     with atomic_text(jp, mode=0o644) as f:
@@ -382,9 +406,9 @@ def write_report(out_dir: Path, results: dict[str, FileResult], meta: dict[str, 
     cp = out_dir / REPORT_CSV
     with atomic_text(cp, mode=0o644, newline="") as f:
         w = csv.writer(f)
-        w.writerow(["file", "status", "output", "subject", *[f"n_{c}" for c in cats], "rescan_findings", "residual_originals", "pages_to_check", "error_code", "error", "warnings", "seconds"])
+        w.writerow(["file", "status", "output", "subject", *[f"n_{c}" for c in cats], "rescan_findings", "residual_originals", "pages_to_check", "ocr_pages", "ocr_mean_confidence", "ocr_low_confidence_words", "image_boxes_redacted", "error_code", "error", "warnings", "seconds"])
         for r in rows:
-            w.writerow([r.file, r.status, r.output or "", r.subject, *[r.counts.get(c, 0) for c in cats], len(r.rescan_findings), r.residual_originals, " ".join(map(str, r.pages_to_check)), r.error_code or "", r.error or "", " | ".join(r.warnings), r.seconds])
+            w.writerow([r.file, r.status, r.output or "", r.subject, *[r.counts.get(c, 0) for c in cats], len(r.rescan_findings), r.residual_originals, " ".join(map(str, r.pages_to_check)), " ".join(map(str, r.ocr_pages)), "" if r.ocr_mean_confidence is None else r.ocr_mean_confidence, r.ocr_low_confidence_words, r.image_boxes_redacted, r.error_code or "", r.error or "", " | ".join(r.warnings), r.seconds])
     return jp, cp
 
 

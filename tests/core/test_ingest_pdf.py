@@ -97,11 +97,11 @@ def test_a_page_without_text_layer_is_reported_and_the_rest_is_read(tmp_path):
     path = tmp_path / "partly_scanned.pdf"
     path.write_bytes(data)
 
-    doc = load_document(path)
+    doc = load_document(path, ocr="never")
 
     assert doc.text == "Page one Mere Parata" + PAGE_SEPARATOR + "Page three text"
     assert doc.warnings == [
-        "page 2 has no text layer; OCR is needed",
+        "page 2 has no text layer and was not read (OCR is turned off); check it before release",
         "pages 1, 3 contain images; text inside images cannot be checked and is copied as it is",
     ]
     assert doc.meta["page_starts"][1] is None

@@ -33,6 +33,8 @@ class ExportResult:
     warnings: list[str] = field(default_factory=list)
     # Pages (1-based, PDF only) the writer cannot vouch for: a report must not call them clean.
     pages_to_check: list[int] = field(default_factory=list)
+    # Word boxes burned out of the pixels of scanned (OCR'd) pages.
+    image_boxes_redacted: int = 0
 
 
 def output_suffix(doc: Document, fmt: str | None) -> str:
@@ -60,7 +62,7 @@ def export_document(
     target = _target_path(doc, Path(out_path), "." + fmt)
     reps = _checked(doc, replacements, target)
     try:
-        data, notes, to_check = _render(doc, reps, target, fmt)
+        data, notes, to_check, burned = _render(doc, reps, target, fmt)
     except ExportError:
         raise
     except MemoryError:
@@ -69,19 +71,19 @@ def export_document(
         log.debug("unexpected failure writing %s", target.name, exc_info=True)
         raise ExportError(target, f"the file could not be written ({type(e).__name__})", code="export_failed") from None
     _write_atomically(target, data)
-    return ExportResult(target, notes, to_check)
+    return ExportResult(target, notes, to_check, burned)
 
 
-def _render(doc: Document, reps: list[Replacement], target: Path, fmt: str) -> tuple[bytes, list[str], list[int]]:
+def _render(doc: Document, reps: list[Replacement], target: Path, fmt: str) -> tuple[bytes, list[str], list[int], int]:
     if fmt == "txt":
         text = apply_replacements(doc.text, reps)
         if doc.format == "txt":
-            return (*encode_text(text, doc.meta.get("encoding", "utf-8"), bool(doc.meta.get("bom"))), [])
-        return text.encode("utf-8"), [], []
+            return (*encode_text(text, doc.meta.get("encoding", "utf-8"), bool(doc.meta.get("bom"))), [], 0)
+        return text.encode("utf-8"), [], [], 0
     if fmt == "docx":
         from .docx_write import write_docx
 
-        return (*write_docx(doc, reps, target), [])
+        return (*write_docx(doc, reps, target), [], 0)
     from .pdf_write import write_pdf
 
     return write_pdf(doc, reps, target)

@@ -23,6 +23,7 @@ from ..errors import IngestError
 from .docx_read import read_docx
 from .limits import DEFAULT_MAX_BYTES, check_file_size
 from .model import Document, Segment
+from .ocr import check_mode
 from .pdf_read import read_pdf
 from .sniff import FileKind, ole2_is_encrypted_package, sniff
 from .txt import decode_text
@@ -35,9 +36,12 @@ _DECLARED = {".txt": "txt", ".docx": "docx", ".pdf": "pdf"}
 _SNIFF_BYTES = 4096
 
 
-def load_document(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
+def load_document(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES, ocr: str = "auto") -> Document:
     """Read one file; raises IngestError with a ``code``: unsupported, not_found, unreadable,
-    too_large, empty, binary, corrupt, encrypted, zip_bomb, no_text."""
+    too_large, empty, binary, corrupt, encrypted, zip_bomb, no_text, ocr_unavailable,
+    ocr_failed. ``ocr`` says which PDF pages are read by OCR ("auto": those without a text
+    layer; "always"; "never"), see ``pdf_read.read_pdf``."""
+    check_mode(ocr)  # a caller's mistake, not the file's: raised as it is
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
@@ -58,7 +62,7 @@ def load_document(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Do
     if not data:
         raise IngestError(path, "the file is empty", code="empty")
     try:
-        return _read(path, data, _DECLARED[suffix])
+        return _read(path, data, _DECLARED[suffix], ocr)
     except IngestError:
         raise
     except MemoryError:
@@ -68,10 +72,10 @@ def load_document(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Do
         raise IngestError(path, f"the file could not be read ({type(e).__name__})", code="corrupt") from None
 
 
-def _read(path: Path, data: bytes, declared: str) -> Document:
+def _read(path: Path, data: bytes, declared: str, ocr: str = "auto") -> Document:
     kind = sniff(data[:_SNIFF_BYTES], named_pdf=declared == "pdf")
     if kind is FileKind.PDF:
-        return _noting_mismatch(read_pdf(data, path), declared, "pdf")
+        return _noting_mismatch(read_pdf(data, path, ocr=ocr), declared, "pdf")
     if kind is FileKind.ZIP:
         if not _is_word_package(data):
             if declared == "txt":

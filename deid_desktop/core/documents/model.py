@@ -15,6 +15,8 @@ class Segment:
       txt:  {}                                           (identity mapping)
       docx: {"part": "word/document.xml", "para": [path...], "run": i, "offset": k}
       pdf:  {"page": p, "boxes": [[x0, top, x1, bottom], ...]} one box per character
+      pdf page read by OCR: the same, one segment per word, plus "ocr_box" (the word's box
+            in the straightened page image) and "conf" (Tesseract's confidence), see ocr.py
     """
 
     start: int

@@ -18,6 +18,10 @@ measured from the top-left corner of the page as a viewer shows it (crop box, af
 baseline, degrees counter-clockwise as viewed) and ``"quads"``: per character the four
 corners of its font box (line start at the descent, advance end, then one font size up).
 Inserted spaces, line breaks and page breaks have no segment.
+
+Pages without a text layer are read by OCR (``ocr.py``) unless OCR is turned off; their
+segments are words (see there). A page left unread is listed in ``meta["pages_unread"]`` so
+the export flags it: its pixels go out as they are.
 """
 
 from __future__ import annotations
@@ -347,9 +351,16 @@ def _split_box(box: list[float], n: int, direction: str) -> list[list[float]]:
     return out[::-1] if direction in ("rtl", "btt") else out
 
 
-def read_pdf(data: bytes, path: str | Path) -> Document:
+def read_pdf(data: bytes, path: str | Path, *, ocr: str = "auto") -> Document:
+    """Read the PDF's text layer; pages without one are read by OCR when ``ocr`` is "auto"
+    ("always": every page is read by OCR, its text layer ignored; "never": none is, and a
+    PDF without any text layer is refused)."""
     import pdfplumber
     from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
+
+    from .ocr import check_mode
+
+    check_mode(ocr)
 
     def classify(e: BaseException) -> IngestError:
         inner = e.args[0] if e.args and isinstance(e.args[0], BaseException) else e
@@ -367,9 +378,11 @@ def read_pdf(data: bytes, path: str | Path) -> Document:
     segments: list[Segment] = []
     pages_meta: list[dict] = []
     pages_with_images: list[int] = []
+    pages_unread: list[int] = []
     page_starts: list[int | None] = []
+    scanner = _Scanner(data, path)
     pos = 0
-    with pdf:
+    with pdf, scanner:
         try:
             pages = pdf.pages
         except Exception as e:
@@ -384,12 +397,29 @@ def read_pdf(data: bytes, path: str | Path) -> Document:
                 raise classify(e) from None
             page_meta = {"width": frame.width, "height": frame.height, "rotation": frame.rotation}
             pages_meta.append(page_meta)
-            if any("(cid:" in c["text"] for c in chars):
+            use_ocr = ocr == "always" or (ocr == "auto" and not chars)
+            if use_ocr and ocr == "always" and scanner.problem:
+                raise IngestError(path, f"OCR was asked for but cannot run: {scanner.problem}", code="ocr_unavailable")
+            use_ocr = use_ocr and not scanner.problem
+            if any("(cid:" in c["text"] for c in chars) and not use_ocr:
                 warnings.append(f"page {i + 1} uses fonts without a character map; some of its text may be unreadable")
             if _has_annotations(page):
                 warnings.append(f"page {i + 1} has form fields or annotations; they are left out of the de-identified copy")
+            if use_ocr:
+                sep = PAGE_SEPARATOR if texts else ""
+                added = scanner.read(i, page_meta, pos + len(sep), segments, warnings)
+                if added:
+                    page_starts.append(pos + len(sep))
+                    texts.extend((sep, added))
+                    pos += len(sep) + len(added)
+                else:
+                    page_starts.append(None)
+                continue
             if not chars:
-                warnings.append(f"page {i + 1} has no text layer; OCR is needed")
+                # Its pixels are copied as they are: the page must be looked at before release.
+                pages_unread.append(i + 1)
+                why = scanner.problem if ocr == "auto" else "OCR is turned off"
+                warnings.append(f"page {i + 1} has no text layer and was not read ({why}); check it before release")
                 page_starts.append(None)
                 continue
             if _has_images(page):
@@ -419,24 +449,110 @@ def read_pdf(data: bytes, path: str | Path) -> Document:
             pos += layout.pos
 
     if not texts:
-        raise IngestError(path, "the PDF has no text layer (it is probably a scan); OCR is needed", code="no_text")
+        if scanner.pages:
+            raise IngestError(path, "the PDF has no text layer and OCR read no text on its pages", code="no_text")
+        if ocr == "never":
+            raise IngestError(
+                path, "the PDF has no text layer (it is probably a scan) and OCR is turned off; turn OCR on to read it", code="no_text"
+            )
+        if scanner.problem:
+            raise IngestError(path, f"the PDF has no text layer (it is probably a scan) and OCR cannot run: {scanner.problem}", code="no_text")
+        raise IngestError(path, "the PDF has no text layer", code="no_text")
     if pages_with_images:
         # The export paints over text it replaced; pixels of pictures (a scanned signature,
         # a photographed label) are carried over as they are, so the reviewer must look.
         which = ", ".join(map(str, pages_with_images))
-        noun = "page" if len(pages_with_images) == 1 else "pages"
-        warnings.append(f"{noun} {which} contain images; text inside images cannot be checked and is copied as it is")
+        noun = "page {} contains" if len(pages_with_images) == 1 else "pages {} contain"
+        warnings.append(f"{noun.format(which)} images; text inside images cannot be checked and is copied as it is")
     if b"%%EOF" not in data[-2048:]:
         warnings.append("the PDF looks truncated; some content may be missing")
+    meta = {"pages": pages_meta, "page_starts": page_starts, "pages_with_images": pages_with_images, "pages_unread": pages_unread}
+    if scanner.pages:
+        meta["ocr"] = scanner.summary()
     return Document(
         text="".join(texts),
         format="pdf",
         path=str(path),
         segments=segments,
         warnings=warnings,
-        meta={"pages": pages_meta, "page_starts": page_starts, "pages_with_images": pages_with_images},
+        meta=meta,
         source_bytes=data,
     )
+
+
+class _Scanner:
+    """OCR for the pages that need it: opens the PDF in pypdfium2 on the first such page and
+    keeps the totals a report gives (pages read, word confidence, low-confidence words)."""
+
+    def __init__(self, data: bytes, path: str | Path):
+        self.data = data
+        self.path = path
+        self.pages: list[int] = []
+        self.blank: list[int] = []
+        self.low: list[list[int]] = []
+        self.confidences: list[float] = []
+        self._pdf = None
+        self._problem: str | None | bool = False  # False: not checked yet
+
+    @property
+    def problem(self) -> str | None:
+        """Why OCR cannot run on this machine, or None; checked once, when first needed."""
+        if self._problem is False:
+            from .ocr import tesseract_missing
+
+            self._problem = tesseract_missing()
+        return self._problem  # type: ignore[return-value]
+
+    def read(self, index: int, page_meta: dict, start: int, segments: list[Segment], warnings: list[str]) -> str:
+        """The page's text by OCR (segments appended at offset ``start``), "" when OCR read nothing."""
+        import pypdfium2 as pdfium
+
+        from .ocr import LOW_CONFIDENCE, blank_page_note, low_confidence_note, page_text, read_page
+        from .ocr import page_meta as ocr_meta
+
+        if self._pdf is None:
+            try:
+                self._pdf = pdfium.PdfDocument(self.data)
+            except pdfium.PdfiumError:
+                raise IngestError(self.path, "the PDF's pages cannot be rendered for OCR", code="corrupt") from None
+        try:
+            page = read_page(self._pdf, index)
+        except Exception as e:  # Tesseract failing on one page is named, never a traceback
+            log.debug("OCR failed on a page", exc_info=True)
+            raise IngestError(self.path, f"OCR failed on page {index + 1} ({type(e).__name__})", code="ocr_failed") from None
+        self.pages.append(index + 1)
+        page_meta["ocr"] = ocr_meta(page)
+        if page.blank:
+            self.blank.append(index + 1)
+            warnings.append(blank_page_note(index + 1))
+            return ""
+        text = page_text(page, index)
+        page_meta["directions"] = ["ltr"] * text.lines
+        self.confidences.extend(w.conf for w in page.words)
+        self.low.extend([start + a, start + b] for a, b in text.low_confidence)
+        segments.extend(Segment(start + a, start + b, loc) for a, b, loc in text.segments)
+        if page.mean_conf < LOW_CONFIDENCE:
+            warnings.append(low_confidence_note(index + 1))
+        return text.text
+
+    def summary(self) -> dict:
+        """What a report may say about the OCR (counts and offsets, never text)."""
+        mean = sum(self.confidences) / len(self.confidences) if self.confidences else 0.0
+        return {
+            "pages": self.pages,
+            "blank_pages": self.blank,
+            "words": len(self.confidences),
+            "mean_conf": round(mean, 1),
+            "low_confidence": self.low,
+        }
+
+    def __enter__(self) -> "_Scanner":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._pdf is not None:
+            self._pdf.close()
+            self._pdf = None
 
 
 def _page_chars(page, frame: PageFrame) -> list[dict[str, Any]]:

@@ -122,10 +122,11 @@ class _PagePlan:
 
 def write_pdf(
     doc: Document, replacements: list[Replacement], out_path: str | Path, *, dpi: int = DEFAULT_DPI
-) -> tuple[bytes, list[str], list[int]]:
-    """The de-identified PDF, the warnings for the user, and the pages (1-based) the export
-    cannot vouch for: covered letters it could not read, hidden text it replaced, pictures
-    whose pixels may hold text."""
+) -> tuple[bytes, list[str], list[int], int]:
+    """The de-identified PDF, the warnings for the user, the pages (1-based) the export
+    cannot vouch for (covered letters it could not read, hidden text it replaced, pictures
+    whose pixels may hold text, scanned pages OCR read poorly or not at all), and the number
+    of word boxes burned out of scanned pages."""
     import pypdfium2 as pdfium
 
     if doc.source_bytes is None:
@@ -141,11 +142,13 @@ def write_pdf(
             raise ExportError(out_path, "the source map does not match the original PDF", code="source_mismatch")
         fonts = _Fonts()
         owners = _owners(doc, replacements)
-        data, notes, to_check = _build(doc, source, lines, owners, fonts, dpi)
+        data, notes, to_check, burned = _build(doc, source, lines, owners, fonts, dpi)
     finally:
         source.close()
-    to_check = sorted(set(to_check) | set(doc.meta.get("pages_with_images") or []))
-    return data, notes + fonts.warnings, to_check
+    # pages whose pixels were copied unread (no text layer, no OCR) hold anything at all
+    unread = set(doc.meta.get("pages_unread") or [])
+    to_check = sorted(set(to_check) | set(doc.meta.get("pages_with_images") or []) | unread)
+    return data, notes + fonts.warnings, to_check, burned
 
 
 def _owners(doc: Document, replacements: list[Replacement]) -> dict[int, Replacement]:
@@ -233,7 +236,7 @@ def _groups(doc: Document, chars: list[_Char], owner: dict[int, Replacement]) ->
     return out
 
 
-def _build(doc: Document, source, lines, owners: dict[int, Replacement], fonts: "_Fonts", dpi: int) -> tuple[bytes, list[str], list[int]]:
+def _build(doc: Document, source, lines, owners: dict[int, Replacement], fonts: "_Fonts", dpi: int) -> tuple[bytes, list[str], list[int], int]:
     import numpy as np
     from reportlab.lib.utils import ImageReader
     from reportlab.pdfgen.canvas import Canvas
@@ -250,8 +253,18 @@ def _build(doc: Document, source, lines, owners: dict[int, Replacement], fonts: 
     notes: list[str] = []
     to_check: list[int] = []
     drawn: set[int] = set()  # replacements already drawn (one spread over two lines is drawn once)
+    burned = 0
     scale = dpi / 72.0
     for i in range(len(source)):
+        if i < len(pages_meta) and "ocr" in pages_meta[i]:
+            from .ocr_write import write_page
+
+            done = write_page(canvas, source, i, doc, owners, fonts)
+            burned += done.boxes_painted
+            notes.extend(done.notes)
+            if done.check:
+                to_check.append(i + 1)
+            continue
         page = source[i]
         width, height = page.get_size()
         canvas.setPageSize((width, height))
@@ -276,7 +289,7 @@ def _build(doc: Document, source, lines, owners: dict[int, Replacement], fonts: 
         if page_notes:
             to_check.append(i + 1)
     canvas.save()
-    return buf.getvalue(), notes, to_check
+    return buf.getvalue(), notes, to_check, burned
 
 
 def _page_notes(number: int, plan: _PagePlan, stray: bool) -> list[str]:
