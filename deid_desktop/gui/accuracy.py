@@ -22,6 +22,7 @@ from .learning_charts import COLOURS, xy_image
 HEADERS = ["Category", "Precision", "95% interval", "Recall", "95% interval",
            "Found (words)", "Wrongly flagged", "Missed", "Documents", ""]
 TOO_FEW = "too few to judge"
+TABLE_MAX_WIDTH, TABLE_MAX_HEIGHT = 1100, 360
 EMPTY = ("No reviewed documents yet: mark documents reviewed (Ctrl+Enter) and this shows how "
          "the detector does on them — what it proposed against what your reviewers kept.")
 
@@ -124,7 +125,18 @@ class AccuracyDialog(QDialog):
             return
         rows = [tally_row(display_name(c), t) for c, t in v.per_category.items()]
         _fill(self.table, rows + [tally_row("All categories", v.overall)])
+        self._show_whole_table()
         self.chart.setPixmap(self._chart(v))
+
+    def _show_whole_table(self) -> None:
+        """Ask for room for every row and column (at most one category per row, so it stays
+        small); the scrolling body still keeps the dialog on a small screen."""
+        t = self.table
+        t.resizeColumnsToContents()
+        frame = 2 * t.frameWidth() + 2
+        width = t.horizontalHeader().length() + frame
+        height = t.verticalHeader().length() + t.horizontalHeader().height() + frame
+        t.setMinimumSize(min(width, TABLE_MAX_WIDTH), min(height, TABLE_MAX_HEIGHT))
 
     def _summary(self) -> str:
         r = self.report
@@ -133,7 +145,8 @@ class AccuracyDialog(QDialog):
         text = (f"Measured on {r.documents} reviewed document{'s' if r.documents != 1 else ''} of this workspace: "
                 "what the detector proposed, word by word, against what your reviewers kept.")
         if r.without_detection:
-            text += f" {r.without_detection} reviewed without any detection on record are left out."
+            n = r.without_detection
+            text += f" {n} reviewed document{'s' if n != 1 else ''} with no detection on record {'are' if n != 1 else 'is'} left out."
         return text
 
     def _chart(self, v: VersionAccuracy) -> QPixmap:

@@ -29,7 +29,7 @@ def test_the_model_menu_opens_the_dashboard_with_the_figures_of_each_version(qtb
     assert dlg.isVisible()
     assert [dlg.version.itemText(i) for i in range(dlg.version.count())] == ["minilm v1, rules RuleSet", "minilm v2, rules RuleSet"]
     assert dlg.version.currentData() == "minilm v2, rules RuleSet"  # none active: the latest used
-    assert "3 reviewed documents" in dlg.summary.text() and "1 reviewed without any detection" in dlg.summary.text()
+    assert "3 reviewed documents" in dlg.summary.text() and "1 reviewed document with no detection on record is left out" in dlg.summary.text()
     dlg.version.setCurrentIndex(0)
     rows = cells(dlg)
     # precision, interval, recall, interval, found, wrongly flagged, missed, documents, verdict
