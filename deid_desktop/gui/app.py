@@ -84,6 +84,8 @@ def take_screenshot(window, out: Path, view: str) -> None:
         target = _across_view(window)
     elif view == "certificate":
         target = _certificate_view(window, out)
+    elif view == "accuracy":
+        target = _accuracy_view(window)
     for _ in range(5):
         QApplication.processEvents()
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -109,6 +111,18 @@ def _across_view(window):
     dlg.refresh()
     dlg.resize(min(1200, window.width()), min(560, window.height()))
     dlg.table.selectRow(0)
+    return dlg
+
+
+def _accuracy_view(window):
+    """Model → Accuracy on your documents, as a reviewer opens it: the figures of the
+    documents reviewed so far (none on a fresh workspace: the dialog says so)."""
+    from .learning import open_learning_dialog
+
+    dlg = open_learning_dialog(window, lambda: window.workspace, "accuracy")
+    if dlg is None:
+        raise OSError("no workspace is open")
+    dlg.resize(min(1000, window.width()), min(700, window.height()))
     return dlg
 
 

@@ -1,5 +1,5 @@
 """The Model menu: retrain from corrections, model versions (rollback), ensemble weights,
-proposed rules, allow / deny lists.
+proposed rules, allow / deny lists, accuracy on the user's own documents (``accuracy.py``).
 
 Training runs in a separate process (``python -m deid_desktop.learn_cli retrain``) started
 with QProcess, so the window stays usable and a crash in training cannot take the review
@@ -971,6 +971,7 @@ DIALOGS = {
     "weights": ("Ensemble weights…", "The fitted soft-vote weights, whether the active strategy uses them, and their history"),
     "rules": ("Proposed rules…", "Approve or reject harvested template rules and inclusion sentences"),
     "lists": ("Allow / deny lists…", "Terms never flagged, and terms always flagged"),
+    "accuracy": ("Accuracy on your documents…", "Precision and recall per category on the documents you reviewed, per model version and over time"),
 }
 
 
@@ -997,6 +998,10 @@ def open_learning_dialog(window: Any, workspace_getter: Callable[[], Any], kind:
         dlg = ProposedRulesDialog(ws, window)
     elif kind == "lists":
         dlg = ListsDialog(ws, window)
+    elif kind == "accuracy":
+        from .accuracy import AccuracyDialog  # imports this module: loaded on first use
+
+        dlg = AccuracyDialog(ws, window)
     else:
         raise ValueError(f"unknown dialog {kind!r}")
     dlg.setWindowFlag(Qt.WindowType.Window, True)

@@ -94,7 +94,7 @@ def test_gui_screenshot_under_xvfb(tmp_path):
     assert _distinct_colours(out)[:2] == (1000, 700) and _distinct_colours(out)[2] > 50
 
 
-@pytest.mark.parametrize("view", ["risk", "across", "certificate"])
+@pytest.mark.parametrize("view", ["risk", "across", "certificate", "accuracy"])
 def test_screenshots_of_the_queue_by_risk_the_list_across_documents_and_a_certificate(qtbot, window, note_file, tmp_path, view):
     """`make screenshots` shows what issue 12 added; each view opens what it names and the
     certificate's export leaves nothing behind."""
@@ -118,5 +118,7 @@ def test_screenshots_of_the_queue_by_risk_the_list_across_documents_and_a_certif
     elif view == "across":
         assert window.across_dialog is not None and window.across_dialog.isVisible()
         assert window.across_dialog.table.model().rowCount() > 0
+    elif view == "accuracy":
+        assert window._learning_dialogs["accuracy"].isVisible()
     else:
         assert set(Path(tempfile.gettempdir()).glob("deid-screenshot-export-*")) == before

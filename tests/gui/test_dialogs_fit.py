@@ -63,7 +63,7 @@ def host(qtbot, workspace, tmp_path, monkeypatch):
     return h
 
 
-@pytest.mark.parametrize("kind", ["retrain", "versions", "weights", "rules", "lists"])
+@pytest.mark.parametrize("kind", ["retrain", "versions", "weights", "rules", "lists", "accuracy"])
 def test_model_menu_dialogs_fit_the_screen(qtbot, host, workspace, kind):
     dlg = open_learning_dialog(host, lambda: workspace, kind)
     qtbot.addWidget(dlg)
