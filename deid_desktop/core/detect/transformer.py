@@ -44,11 +44,14 @@ log = logging.getLogger(__name__)
 #   dynamic int8 Linear layers    225-940   word recall 0.9945 -> 0.9868 (precision up), and
 #                                           115 of ~720 spans changed with the batch a
 #                                           sentence ran in: activation scales are per batch
-# Then on the 30 unseen notes of benchmarks/data (same machine, best of 3, seconds):
-#   torch float32 20.1, torch bfloat16 26.7 (and 3 spans of 1,415 changed), ONNX Runtime
-#   float32 6.9 at 8 sentences a batch, 7.6 at 64, spans identical to torch float32.
-# So on a CPU the default is ONNX Runtime in float32 (onnx_runner.py); int8 (quantize=True)
-# and bfloat16 (precision="bf16") stay opt-in on the torch backend, which a GPU also uses.
+# Then benchmarks/throughput.py (120 documents, the default ensemble; docs/benchmarks.md):
+#   torch float32, 64 a batch    9.4 docs/s idle, 3.1 with one core busy elsewhere, load 5.1 s
+#   ONNX Runtime float32, 8      7.0 docs/s idle, 5.1 with one core busy elsewhere, load 0.7 s
+#   identical spans; bfloat16 autocast changed 3 of 1,415 spans and was not faster here.
+# So on a CPU the default is ONNX Runtime in float32 (onnx_runner.py): quick to start, light,
+# and steady on a desktop that is doing other work; `backend = "torch"` suits an idle batch
+# machine. int8 (quantize=True) and bfloat16 (precision="bf16") stay opt-in on the torch
+# backend, which a GPU also uses.
 
 # Sentences handled per pass: bounds memory for very large calls; within a pass they are
 # sorted by length, so padding stays small.
@@ -423,8 +426,9 @@ BACKENDS = ("auto", "torch", "onnx")
 
 def choose_backend(backend: str, device: str, quantize: bool | None, precision: str) -> str:
     """"torch" or "onnx" for ``backend`` on ``device`` (a device type: "cpu", "cuda", "mps").
-    "auto" takes ONNX Runtime on the CPU (float32, same spans, several times faster at
-    desktop batch sizes) unless int8 or bfloat16 was asked for, which only the torch path
+    "auto" takes ONNX Runtime on the CPU (float32, the same spans; starts seconds sooner in
+    a third of the memory and keeps most of its speed on a busy machine, where torch
+    collapses) unless int8 or bfloat16 was asked for, which only the torch path
     has; torch on a GPU."""
     if backend not in BACKENDS:
         raise ModelError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
