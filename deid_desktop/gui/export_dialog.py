@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from ..core.certificate import certificate_text
 from ..core.store import DocStatus
+from .export_check import ExportCheckDialog
 from .export_state import record_exported
 from .exporting import ExportJob, ExportOptions, ExportSummary
 from .settings import AppSettings, _PathField
@@ -174,6 +175,14 @@ class ExportDialog(QDialog):
         self.buttons.addButton(self.close_button, QDialogButtonBox.ButtonRole.AcceptRole)
         self.cancel_button.hide()
         self.certificate_button.hide()  # adding a button to the box shows it
+        # shown once an export has files the re-scan flagged: where, not only how many
+        self.check_button = QPushButton("Check flagged files…")
+        self.check_button.setObjectName("checkFlagged")
+        self.check_button.setToolTip("The exported files the re-scan flagged, as written, with each finding highlighted (N steps)")
+        self.check_button.clicked.connect(self.show_check)
+        self.check_view: ExportCheckDialog | None = None
+        self.buttons.addButton(self.check_button, QDialogButtonBox.ButtonRole.ActionRole)
+        self.check_button.hide()
         self.export_button.clicked.connect(self.start)
         self.cancel_button.clicked.connect(self.cancel)
         self.close_button.clicked.connect(self.close)
@@ -268,6 +277,7 @@ class ExportDialog(QDialog):
         self._say("")
         self.report.clear()
         self.certificate_button.hide()
+        self.check_button.hide()
         self.progress.setRange(0, len(ids))
         self.progress.setValue(0)
         self.progress.show()
@@ -312,7 +322,18 @@ class ExportDialog(QDialog):
         self.notice.setText("Export cancelled." if summary.cancelled else "Export finished.")
         self.report.setPlainText(summary.text())
         self.certificate_button.setVisible(summary.certificate is not None)
+        self.check_button.setVisible(summary.n_to_check > 0)
         self.export_finished.emit(summary)
+
+    def show_check(self) -> "ExportCheckDialog | None":
+        """The flagged files of the export just made, with their marks highlighted."""
+        if self.summary is None or not self.summary.n_to_check:
+            return None
+        if self.check_view is not None:
+            self.check_view.close()
+        self.check_view = ExportCheckDialog(self.summary, self.workspace, self)
+        self.check_view.show()
+        return self.check_view
 
     def show_certificate(self) -> "CertificateDialog | None":
         """The release certificate of the folder just exported to, read-only."""
