@@ -16,14 +16,14 @@ OWNER_ONLY = 0o600
 
 
 @contextmanager
-def atomic_text(path: str | Path, *, mode: int = OWNER_ONLY, newline: str | None = None) -> Iterator[TextIO]:
-    """A text file written under a temporary name beside ``path`` (one file system, so the
+def _atomic(path: str | Path, mode: int, open_mode: str, **open_args) -> Iterator:
+    """A file written under a temporary name beside ``path`` (one file system, so the
     rename is atomic) and renamed over it once complete. mkstemp creates the temporary file
     0600 before any byte is written; ``mode`` is applied before the rename."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as f:
+        with os.fdopen(fd, open_mode, **open_args) as f:
             yield f
             if mode != OWNER_ONLY:
                 os.fchmod(f.fileno(), mode)
@@ -33,6 +33,13 @@ def atomic_text(path: str | Path, *, mode: int = OWNER_ONLY, newline: str | None
         raise
 
 
+@contextmanager
+def atomic_text(path: str | Path, *, mode: int = OWNER_ONLY, newline: str | None = None) -> Iterator[TextIO]:
+    """A text file written whole or not at all (see ``_atomic``)."""
+    with _atomic(path, mode, "w", encoding="utf-8", newline=newline) as f:
+        yield f
+
+
 def write_atomic_text(path: str | Path, text: str, *, mode: int = OWNER_ONLY) -> None:
     with atomic_text(path, mode=mode) as f:
         f.write(text)
@@ -40,14 +47,5 @@ def write_atomic_text(path: str | Path, text: str, *, mode: int = OWNER_ONLY) ->
 
 def write_atomic_bytes(path: str | Path, data: bytes, *, mode: int = OWNER_ONLY) -> None:
     """``atomic_text`` for bytes (a rendered PDF): the old file or the new one, never half."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            if mode != OWNER_ONLY:
-                os.fchmod(f.fileno(), mode)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with _atomic(path, mode, "wb") as f:
+        f.write(data)

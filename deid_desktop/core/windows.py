@@ -99,12 +99,7 @@ def detect_windowed(
                 kept.append(s.with_(start=start, end=s.end + w.start))
         if progress is not None:
             progress(w.own_to, len(text))
-    out: list[Span] = []
-    for s in sort_spans(kept):
-        if out and s.start < out[-1].end:
-            continue
-        out.append(s)
-    return out
+    return _first_of_overlaps(kept)
 
 
 def _output_offsets(replacements: Sequence[Replacement]) -> list[tuple[int, int]]:
@@ -321,8 +316,14 @@ def propagate_windowed(propagator, text: str, spans: Sequence[Span], *, size: in
             start = s.start + w.start
             if w.own_from <= start < w.own_to:
                 kept.append(s.with_(start=start, end=s.end + w.start))
+    return _first_of_overlaps(kept)
+
+
+def _first_of_overlaps(spans: Sequence[Span]) -> list[Span]:
+    """In text order, each span that does not overlap the one kept before it (two windows'
+    overlap can find one value twice)."""
     out: list[Span] = []
-    for s in sort_spans(kept):
+    for s in sort_spans(spans):
         if out and s.start < out[-1].end:
             continue
         out.append(s)
