@@ -80,6 +80,9 @@ class DocumentQueueModel(QAbstractTableModel):
         self.rows: list = []
         self._stamps: dict[str, str] = {}  # export stamps (export_state)
         self._risks: dict[int, DocumentRisk] = {}
+        # Risks are read only while the queue is ordered by them: they cost a query per
+        # decision (a quarter of a decision's time in a long note), for a column not shown.
+        self.risks_wanted = False
 
     @property
     def workspace(self):
@@ -99,9 +102,18 @@ class DocumentQueueModel(QAbstractTableModel):
     def is_changed_since_export(self, row) -> bool:
         return changed_since_export(row, self._stamps)
 
+    def want_risks(self, on: bool) -> None:
+        """Start (reading every document's risk now) or stop keeping the risks."""
+        if on == self.risks_wanted:
+            return
+        self.risks_wanted = on
+        self._risks = self._read_risks(self.rows, every=True) if on else {}
+        if self.rows:
+            self.dataChanged.emit(self.index(0, self.RISK), self.index(len(self.rows) - 1, self.RISK))
+
     def _read_risks(self, rows, *, every: bool = False) -> dict[int, DocumentRisk]:
         """The risks of ``rows`` in one query (of the whole workspace when ``every``)."""
-        if self._workspace is None:
+        if self._workspace is None or not self.risks_wanted:
             return {}
         stale = [r.id for r in rows if self.is_changed_since_export(r)]
         return document_risks(self._workspace, None if every else [r.id for r in rows], changed_since_export=stale)
@@ -346,6 +358,7 @@ class QueueDock(QDockWidget):
     def set_riskiest_first(self, on: bool) -> None:
         """Riskiest first, or back to the name order; remembered for the next session."""
         if on:
+            self.model.want_risks(True)  # before sorting by them
             self.table.sortByColumn(DocumentQueueModel.RISK, Qt.SortOrder.DescendingOrder)
         elif self.is_riskiest_first():
             self.table.sortByColumn(DocumentQueueModel.NAME, Qt.SortOrder.AscendingOrder)
@@ -357,6 +370,7 @@ class QueueDock(QDockWidget):
     def _sort_changed(self, *_args) -> None:
         # A click on a column header is a choice of order too: the button follows it.
         on = self.is_riskiest_first()
+        self.model.want_risks(on)
         self.riskiest_first.blockSignals(True)
         self.riskiest_first.setChecked(on)
         self.riskiest_first.blockSignals(False)

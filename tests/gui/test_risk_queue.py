@@ -126,3 +126,24 @@ def test_the_riskiest_first_choice_is_remembered_and_a_header_click_clears_it(qt
         assert queue.visible_ids() == [cohort["calm"], cohort["middling"], cohort["risky"]]
     finally:
         again.close()
+
+
+def test_risks_are_read_only_while_the_queue_is_ordered_by_them(qtbot, workspace, settings, cohort, monkeypatch):
+    """Reading every touched document's risk cost about a quarter of each decision in a long
+    note, for a column that is not shown outside the risk order."""
+    from deid_desktop.gui import queue as queue_module
+
+    calls = []
+    real = queue_module.document_risks
+    monkeypatch.setattr(queue_module, "document_risks", lambda *a, **k: calls.append(1) or real(*a, **k))
+    window = _open_window(qtbot, workspace, settings)
+    window.open_document(cohort["risky"])
+    calls.clear()
+    window.controller.select(window.controller.spans[0].id)
+    window.controller.accept()
+    assert calls == []
+    window.queue.riskiest_first.setChecked(True)
+    assert calls and _column(window, DocumentQueueModel.RISK)[0] != ""
+    calls.clear()
+    window.controller.accept()
+    assert calls  # in the risk order a decision re-ranks its document
