@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .core.paths import build_model_command
+from .core.safe_files import open_private_text
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -76,8 +77,9 @@ def cmd_detect(args) -> int:
     t_load = time.perf_counter()
     det = build_detector(args)
     load_s = time.perf_counter() - t_load
-    # spans only (offsets, labels, scores): the output holds no text of the documents
-    out = sys.stdout if args.output == "-" else open(args.output, "w", encoding="utf-8")
+    # spans only (offsets, labels, scores), but each line carries the input's own id, which
+    # may be a file name or a record number: owner-only, like anything naming a patient
+    out = sys.stdout if args.output == "-" else open_private_text(args.output)
     n_docs, n_chars, n_bad, t0 = 0, 0, 0, time.perf_counter()
     detect_s, warmed = 0.0, not args.timing
     batch: list[tuple[int, dict | None, str | None]] = []

@@ -40,6 +40,14 @@ def atomic_text(path: str | Path, *, mode: int = OWNER_ONLY, newline: str | None
         yield f
 
 
+def open_private_text(path: str | Path) -> TextIO:
+    """A text file opened for writing that is owner-only from its first byte (and made so
+    if it existed already), for output streamed as it is made."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, OWNER_ONLY)
+    os.fchmod(fd, OWNER_ONLY)
+    return os.fdopen(fd, "w", encoding="utf-8")
+
+
 def write_atomic_text(path: str | Path, text: str, *, mode: int = OWNER_ONLY) -> None:
     with atomic_text(path, mode=mode) as f:
         f.write(text)

@@ -72,6 +72,17 @@ def sort_spans(spans: Iterable[Span]) -> list[Span]:
     return sorted(spans, key=lambda s: (s.start, -s.end, s.category.value))
 
 
+def first_of_overlaps(spans: Iterable[Span]) -> list[Span]:
+    """In text order, each span that does not overlap the one kept before it (the longest
+    of spans starting together): one label per character."""
+    out: list[Span] = []
+    for s in sort_spans(spans):
+        if out and s.start < out[-1].end:
+            continue
+        out.append(s)
+    return out
+
+
 def _is_word_char(ch: str) -> bool:
     return ch.isalnum() or ch in "_'’"
 

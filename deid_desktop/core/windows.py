@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
 from .documents import Replacement
-from .spans import Span, sort_spans
+from .spans import Span, first_of_overlaps, sort_spans
 
 WINDOW_CHARS = 64_000
 OVERLAP_CHARS = 2_000
@@ -99,7 +99,7 @@ def detect_windowed(
                 kept.append(s.with_(start=start, end=s.end + w.start))
         if progress is not None:
             progress(w.own_to, len(text))
-    return _first_of_overlaps(kept)
+    return first_of_overlaps(kept)
 
 
 def _output_offsets(replacements: Sequence[Replacement]) -> list[tuple[int, int]]:
@@ -316,15 +316,4 @@ def propagate_windowed(propagator, text: str, spans: Sequence[Span], *, size: in
             start = s.start + w.start
             if w.own_from <= start < w.own_to:
                 kept.append(s.with_(start=start, end=s.end + w.start))
-    return _first_of_overlaps(kept)
-
-
-def _first_of_overlaps(spans: Sequence[Span]) -> list[Span]:
-    """In text order, each span that does not overlap the one kept before it (two windows'
-    overlap can find one value twice)."""
-    out: list[Span] = []
-    for s in sort_spans(spans):
-        if out and s.start < out[-1].end:
-            continue
-        out.append(s)
-    return out
+    return first_of_overlaps(kept)

@@ -158,11 +158,13 @@ class ExportJob:
             # the report is PHI-free: documents are named by their de-identified file name
             subject = row.subject_label or "default"
             name = Path(row.name or f"document-{row.id}")
-            key = namer.file_stem(name.stem, subject, self._phi_words(row)) + name.suffix
+            loaded = self._load(row)
+            phi = phi_words(loaded[0].text, loaded[1]) if isinstance(loaded, tuple) else {}
+            key = namer.file_stem(name.stem, subject, phi) + name.suffix
             if key in summary.results:
                 key = f"{key} (document {row.id})"
             exported_doc = ExportedDocument(row.id, str(row.status))
-            result = self._export_one(deid, row, opts, taken, key, namer, exported_doc)
+            result = self._export_one(deid, row, loaded, phi, opts, taken, key, namer, exported_doc)
             summary.results[key] = result
             summary.documents[key] = exported_doc
             if result.status == "ok":
@@ -209,17 +211,21 @@ class ExportJob:
             runs=certificate.detection_runs(self.workspace, runs),
         )
 
-    def _phi_words(self, row) -> dict:
-        """The words of the document's exported PHI, which its file name must not keep."""
+    def _load(self, row):
+        """The document and the spans it is exported with, read once for its file name and
+        its export; the error instead when it cannot be read (``_export_one`` reports it,
+        and the name still gets the list-based rule); None for a failed import."""
         if row.status == DocStatus.ERROR:
-            return {}
+            return None
         try:
-            doc = self.workspace.load_document(row.id)
-            return phi_words(doc.text, self.workspace.final_spans(row.id, unreviewed_policy="accept"))
-        except DeidError:  # _export_one reports it; the name still gets the list-based rule
-            return {}
+            # Undecided detections are exported as PHI in every case: a document marked
+            # reviewed with findings left open must not leak them, and under the "accept"
+            # policy that is exactly what the reviewer chose.
+            return self.workspace.load_document(row.id), self.workspace.final_spans(row.id, unreviewed_policy="accept")
+        except DeidError as e:
+            return e
 
-    def _export_one(self, deid, row, opts: ExportOptions, taken: set[str], key: str, namer, exported_doc: ExportedDocument) -> FileResult:
+    def _export_one(self, deid, row, loaded, phi: dict, opts: ExportOptions, taken: set[str], key: str, namer, exported_doc: ExportedDocument) -> FileResult:
         t0 = time.perf_counter()
         subject = row.subject_label or "default"
         result = FileResult(file=key, status="ok", subject=namer.label(subject))
@@ -228,16 +234,14 @@ class ExportJob:
             result.error = f"{key}: not imported ({row.error_reason or 'unreadable'})"
             return result
         try:
-            doc = self.workspace.load_document(row.id)
+            if isinstance(loaded, DeidError):
+                raise loaded
+            doc, spans = loaded
             result.warnings = list(doc.warnings)
             exported_doc.input_digest = bytes_digest(doc.source_bytes if doc.source_bytes is not None else doc.text.encode("utf-8"), self.workspace.secret)
-            # Undecided detections are exported as PHI in every case: a document marked
-            # reviewed with findings left open must not leak them, and under the "accept"
-            # policy that is exactly what the reviewer chose.
-            spans = self.workspace.final_spans(row.id, unreviewed_policy="accept")
             exported_doc.auto_accepted = len(spans) - len(self.workspace.final_spans(row.id, unreviewed_policy="reject"))
             exported_doc.review = certificate.document_review(self.workspace, row.id)
-            out = output_path(opts.out_dir, row, output_suffix(doc, opts.fmt), taken, namer, phi_words(doc.text, spans))
+            out = output_path(opts.out_dir, row, output_suffix(doc, opts.fmt), taken, namer, phi)
             result.output = str(deid.export(doc, spans, subject, out, result))
         except DeidError as e:
             reason = getattr(e, "reason", None)

@@ -50,6 +50,17 @@ def test_detect_jsonl_round_trip(tmp_path, capsys):
     assert "line 2" in capsys.readouterr().err  # the bad line is named, its content is not
 
 
+def test_detect_output_is_owner_only_because_ids_may_name_patients(tmp_path):
+    inp = tmp_path / "in.jsonl"
+    inp.write_text(json.dumps({"id": "Okafor_Margaret_letter.txt", "text": NOTE}) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    out.write_text("an older run\n", encoding="utf-8")
+    out.chmod(0o644)
+    assert run("detect", "--input", str(inp), "--output", str(out), "--ensemble", RULES) == 0
+    assert out.stat().st_mode & 0o777 == 0o600
+    assert json.loads(out.read_text(encoding="utf-8").splitlines()[0])["id"] == "Okafor_Margaret_letter.txt"
+
+
 def make_batch(root: Path) -> None:
     (root / "patient-1").mkdir(parents=True)
     (root / "patient-2").mkdir()

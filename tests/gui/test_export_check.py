@@ -20,24 +20,27 @@ pytestmark = pytest.mark.gui
 def _export(qtbot, window, out):
     dlg = window.open_export_dialog()
     dlg.folder.edit.setText(str(out))
-    dlg.scope_all.setChecked(True) if hasattr(dlg, "scope_all") else None
     assert dlg.start()
     qtbot.waitUntil(lambda: dlg.summary is not None and not dlg.running, timeout=60_000)
     return dlg
 
 
-def test_flagged_files_show_where_with_one_key_to_step(qtbot, window, workspace, tmp_path):
-    window.import_paths([write_txt(tmp_path / "in" / "note.txt")])
+def _accept_all_and_mark_reviewed(qtbot, window, workspace, note) -> None:
+    window.import_paths([note])
     wait_idle(qtbot, window)
     (doc,) = workspace.list_documents()
     window.open_document(doc.id)
     view = window.pane.text_view
     view.setFocus()
-    # Accept every detection as it is: the sample mentions "Okafor" alone twice, which the
-    # rules-only detector does not find, so "Margaret Okafor" is replaced and "Okafor" stays.
     QTest.keyClick(view, Qt.Key.Key_A, Qt.KeyboardModifier.ShiftModifier)
     QTest.keyClick(view, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert workspace.get_document(doc.id).status == DocStatus.REVIEWED
+
+
+def test_flagged_files_show_where_with_one_key_to_step(qtbot, window, workspace, tmp_path):
+    # Every detection accepted as it is: the sample mentions "Okafor" alone twice, which the
+    # rules-only detector does not find, so "Margaret Okafor" is replaced and "Okafor" stays.
+    _accept_all_and_mark_reviewed(qtbot, window, workspace, write_txt(tmp_path / "in" / "note.txt"))
 
     dlg = _export(qtbot, window, tmp_path / "released")
     assert dlg.summary.n_to_check == 1
@@ -67,14 +70,7 @@ def test_flagged_files_show_where_with_one_key_to_step(qtbot, window, workspace,
 
 
 def test_a_clean_export_offers_no_check(qtbot, window, workspace, tmp_path):
-    window.import_paths([write_txt(tmp_path / "in" / "note.txt", "Seen by Dr Aroha Ngata on 03/04/2021.\n")])
-    wait_idle(qtbot, window)
-    (doc,) = workspace.list_documents()
-    window.open_document(doc.id)
-    view = window.pane.text_view
-    view.setFocus()
-    QTest.keyClick(view, Qt.Key.Key_A, Qt.KeyboardModifier.ShiftModifier)
-    QTest.keyClick(view, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    _accept_all_and_mark_reviewed(qtbot, window, workspace, write_txt(tmp_path / "in" / "note.txt", "Seen by Dr Aroha Ngata on 03/04/2021.\n"))
     dlg = _export(qtbot, window, tmp_path / "released")
     assert dlg.summary.n_to_check == 0
     assert not dlg.check_button.isVisible() and dlg.show_check() is None

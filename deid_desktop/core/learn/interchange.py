@@ -30,7 +30,7 @@ from typing import Any, Iterable, Iterator
 from ..categories import Category, normalise_fine, parse_category
 from ..errors import ConfigError
 from ..safe_files import atomic_text
-from ..spans import Span, sort_spans
+from ..spans import Span, first_of_overlaps, sort_spans
 from ..text import sentences
 
 FORMATS = ("jsonl", "brat", "conll", "prodigy", "doccano", "labelstudio")
@@ -455,22 +455,11 @@ def read_annotations(path: str | Path, fmt: str | None = None, *, label_map: dic
 # -- writing ---------------------------------------------------------------------------------
 
 
-def _labelled(spans: Iterable[Span]) -> list[Span]:
-    # Export tools take one label per character: overlapping spans are merged by the store
-    # already; keep the first of any that still overlap.
-    out: list[Span] = []
-    for s in sort_spans(spans):
-        if out and s.start < out[-1].end:
-            continue
-        out.append(s)
-    return out
-
-
 def write_jsonl(docs: Iterable[AnnotatedDocument], out: Path) -> int:
     n = 0
     with atomic_text(out) as f:
         for d in docs:
-            rec: dict[str, Any] = {"id": d.id, "text": d.text, "spans": [{"start": s.start, "end": s.end, "label": s.category.value, "sublabel": s.fine} for s in _labelled(d.spans)]}
+            rec: dict[str, Any] = {"id": d.id, "text": d.text, "spans": [{"start": s.start, "end": s.end, "label": s.category.value, "sublabel": s.fine} for s in first_of_overlaps(d.spans)]}
             if d.subject:
                 rec["subject"] = d.subject
             f.write(json.dumps(rec, ensure_ascii=False) + "\n")
@@ -496,7 +485,7 @@ def write_prodigy(docs: Iterable[AnnotatedDocument], out: Path) -> int:
                 for i, (s, e) in enumerate(toks)
             ]
             spans = []
-            for s in _labelled(d.spans):
+            for s in first_of_overlaps(d.spans):
                 inside = [i for i, (a, b) in enumerate(toks) if a < s.end and s.start < b]
                 item: dict[str, Any] = {"start": s.start, "end": s.end, "label": s.category.value, "sublabel": s.fine}
                 if inside:
@@ -514,7 +503,7 @@ def write_doccano(docs: Iterable[AnnotatedDocument], out: Path) -> int:
     n = 0
     with atomic_text(out) as f:
         for d in docs:
-            rec: dict[str, Any] = {"id": d.id, "text": d.text, "label": [[s.start, s.end, s.category.value] for s in _labelled(d.spans)]}
+            rec: dict[str, Any] = {"id": d.id, "text": d.text, "label": [[s.start, s.end, s.category.value] for s in first_of_overlaps(d.spans)]}
             if d.subject:
                 rec["subject"] = d.subject
             f.write(json.dumps(rec, ensure_ascii=False) + "\n")
@@ -533,7 +522,7 @@ def write_labelstudio(docs: Iterable[AnnotatedDocument], out: Path) -> int:
                 "type": "labels",
                 "value": {"start": s.start, "end": s.end, "text": d.text[s.start : s.end], "labels": [s.category.value]},
             }
-            for i, s in enumerate(_labelled(d.spans))
+            for i, s in enumerate(first_of_overlaps(d.spans))
         ]
         meta: dict[str, Any] = {"id": d.id}
         if d.subject:
@@ -568,7 +557,7 @@ def write_brat(docs: Iterable[AnnotatedDocument], out: Path) -> int:
             f.write(d.text)
         lines = []
         attrs = []
-        for i, s in enumerate(_labelled(d.spans), 1):
+        for i, s in enumerate(first_of_overlaps(d.spans), 1):
             frags = []
             # brat fragments cannot hold a line break
             for a, b in _line_fragments(d.text, s.start, s.end):
@@ -612,7 +601,7 @@ def write_conll(docs: Iterable[AnnotatedDocument], out: Path) -> int:
     with atomic_text(out, newline="\n") as f:
         for d in docs:
             f.write(f"{_DOCSTART} O\n\n")
-            spans = _labelled(d.spans)
+            spans = first_of_overlaps(d.spans)
             for ss, se in sentences(d.text):
                 cuts = sorted({x for sp in spans for x in (sp.start, sp.end) if ss < x < se})
                 rows = []
@@ -700,7 +689,7 @@ def import_reviewed(ws, path: str | Path, fmt: str | None = None, *, label_map: 
         if result.status == "duplicate":
             report.duplicates += 1
             continue
-        for s in _labelled(d.spans):
+        for s in first_of_overlaps(d.spans):
             ws.add_span(result.document_id, s.start, s.end, s.category, s.fine, reviewer=reviewer)
             report.spans += 1
         ws.set_status(result.document_id, DocStatus.REVIEWED)

@@ -513,6 +513,7 @@ def write_jsonl(docs: Iterable[dict], path: Path) -> int:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     count = 0
+    # synthetic documents only (invented values): no one's PHI, so the usual mode
     with path.open("w", encoding="utf-8", newline="\n") as fh:
         for doc in docs:
             fh.write(json.dumps(doc, ensure_ascii=False))
