@@ -181,3 +181,48 @@ def test_what_only_looks_like_phi_is_dropped(guard, text, value, category):
 def test_real_phi_beside_look_alikes_stays(guard, text, value, category):
     span = span_of(text, value, category)
     assert guard.filter(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Right hilar node 14 mm short axis (4/121). No effusion.", "4/121"),  # series/image
+        ("MoCA by OT on 01/07: 24/30 (lost points recall)", "24/30"),  # a score, unlabelled
+        ("Daytime sleepiness, Epworth-like 16/24 today", "16/24"),
+    ],
+)
+def test_two_numbers_no_date_can_be_are_not_a_date(guard, text, value):
+    assert guard.filter(text, [span_of(text, value, Category.DATE)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Seen in clinic 11/30, doing well.", "11/30"),  # month/day
+        ("Previous scan (4/98) was normal.", "4/98"),  # month/two-digit year
+        ("Left the country 06/2019 with family.", "06/2019"),
+        ("Reviewed 24/5 at home.", "24/5"),
+    ],
+)
+def test_slash_dates_with_a_reading_stay(guard, text, value):
+    span = span_of(text, value, Category.DATE)
+    assert guard.filter(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("SNOMED: T67000 M81403; T67000 M82631.", "T67000 M81403"),
+        ("ICD-10-AM: K57.32, E11.9 and Z86010", "Z86010"),
+        ("MMR proficient. BRAF V600E negative.", "V600E"),
+        ("KRAS G12D detected at 14% VAF", "G12D"),
+    ],
+)
+def test_classification_codes_and_protein_changes_are_no_record_numbers(guard, text, value):
+    assert guard.filter(text, [span_of(text, value, Category.ID)]) == []
+
+
+def test_a_record_number_on_an_ordinary_line_stays(guard):
+    text = "MRN T67000 seen today; SNOMED codes are on the next line."
+    span = span_of(text, "T67000", Category.ID)
+    assert guard.filter(text, [span]) == [span]

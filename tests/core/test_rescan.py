@@ -85,7 +85,7 @@ def corpus(tmp: Path, n: int, seed: int) -> list[Path]:
 
 def test_the_targeted_rescan_reports_what_the_full_one_reports(tmp_path, ensemble):
     docs = [SAMPLES / "clinic_note.txt", SAMPLES / "phone_message.txt", SAMPLES / "referral_letter.docx"]
-    docs += corpus(tmp_path / "in", 40, seed=11)
+    docs += corpus(tmp_path / "in", 60, seed=11)
     with_findings = 0
     for path in docs:
         (full, _, _), (targeted, _, _) = both(ensemble, path, tmp_path / path.stem)

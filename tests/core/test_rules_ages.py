@@ -79,7 +79,26 @@ def test_event_words_before_dates_times_and_durations_are_not_ages(text):
 
 
 def test_ages_said_in_so_many_words_are_validated_and_bare_ones_are_not():
-    # "58 years old" proves itself (the models may not out-vote it); "62F" or "d. 77" may
-    # still be something else and stays an ordinary vote.
+    # "58 years old" proves itself (the models may not out-vote it); "62F" or a bare "d. 77"
+    # may still be something else and stays an ordinary vote.
     text = "a 58-year-old, aged 41, 33 y/o, 62F, d. 77"
     assert {text[s.start : s.end]: s.validated for s in run("age", text)} == {"58": True, "41": True, "33": True, "62": False, "77": False}
+
+
+def test_family_history_ages_are_validated_by_their_event_word_or_a_pedigree_row():
+    text = "Mother   Ann Roe   d. 58   ovarian ca dx 55\nGrandfather died at 81.\nAbx d. 3 of 7."
+    assert {text[s.start : s.end]: s.validated for s in run("age", text)} == {"58": True, "55": True, "81": True, "3": False}
+
+
+@pytest.mark.parametrize(
+    "text, age",
+    [
+        ("Patient: Lorraine G      DOB 27/08/1962   (61)", "61"),
+        ("DOB 3/9/1949 (75)     Acct# TPH-5530912", "75"),
+        ("D.O.B.: 12 Mar 1950 (74 yrs)", "74"),
+        ("Date of birth 01-02-2001 (age 23)", "23"),
+    ],
+)
+def test_the_age_in_brackets_after_a_date_of_birth(text, age):
+    found = {text[s.start : s.end]: s.validated for s in run("age", text)}
+    assert found.get(age) is True

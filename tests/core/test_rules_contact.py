@@ -83,3 +83,23 @@ def test_ip_addresses():
 @pytest.mark.parametrize("text", ["version 1.2.3.4", "v1.2.3", "octet 10.0.0.256", "at 14:30:00", "14.03.2021"])
 def test_versions_times_and_bad_octets_are_not_ip_addresses(text):
     assert texts("ip_address", text) == []
+
+
+@pytest.mark.parametrize(
+    "text, number",
+    [
+        ("FY1 Dr A reviewed (bleep 2217) at 03:58.", "2217"),
+        ("C. Smith RSW  ext 8841", "8841"),
+        ("House Officer, pager 238", "238"),
+        ("ward desk extn. 4412 after hours", "4412"),
+    ],
+)
+def test_an_internal_number_after_its_label_is_a_contact_that_cannot_be_out_voted(text, number):
+    from .rules_helpers import run
+
+    found = [s for s in run("phone", text) if text[s.start : s.end] == number]
+    assert found and found[0].validated
+
+
+def test_numbers_near_but_not_after_an_extension_word_are_not_contacts():
+    assert texts("phone", "Extension of the knee to 120 degrees, 2 x 500 mg.") == []

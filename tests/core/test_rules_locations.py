@@ -53,7 +53,8 @@ def test_numbers_before_capitalised_words_are_not_addresses(text):
     ],
 )
 def test_postcodes_in_address_context(text, expected):
-    assert labelled("postcode", text) == [(expected, "ZIP")]
+    # the state between a town and its code is found too (test below); here only the codes
+    assert [x for x in labelled("postcode", text) if x[1] == "ZIP"] == [(expected, "ZIP")]
 
 
 @pytest.mark.parametrize(
@@ -181,3 +182,22 @@ def test_unlisted_towns_after_residence_words_are_validated_places(text, expecte
 )
 def test_wards_months_people_and_homes_after_residence_words_are_no_place(text):
     assert texts("place", text) == []
+
+
+@pytest.mark.parametrize(
+    "text, state",
+    [
+        ("4410 W Kickapoo Bend, Suite 210, Okemah, OK 74859", "OK"),
+        ("Agawam Shores, MI 49731", "MI"),
+        ("Shop 3, 27 Mulga Parade, Karratha WA 6714", "WA"),
+        ("12 Bell St, Coburg, VIC 3058", "VIC"),
+    ],
+)
+def test_the_state_between_a_town_and_its_postcode_is_a_validated_place(text, state):
+    found = [s for s in run("postcode", text) if text[s.start : s.end] == state]
+    assert found and found[0].validated and found[0].fine == "STATE"
+
+
+def test_a_state_code_in_a_sentence_is_not_taken():
+    text = "Go home OK 12345 times. The ACT 2000 rule."
+    assert [text[s.start : s.end] for s in run("postcode", text) if s.fine == "STATE"] == []

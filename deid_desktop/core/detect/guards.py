@@ -11,8 +11,9 @@ when a duration follows it ("diabetic for 12 years" is no date). Nor are clock t
 that no day or year can be ("104"), or a bare ID of three digits or fewer (a pulse, a
 glucose, a bed; record numbers are longer). A score, a visual acuity or a fraction of a
 week after its label ("GCS 14/15", "VA 6/12", "pain 5/10", "for 7/7") is no date, nor is an
-ordinal no day can be ("50th centile"); a diagnosis code ("S62.6") or a gene variant
-("c.4388T>G") is no record number; a "contact" without a digit, "@" or a dot is no contact;
+ordinal no day can be ("50th centile"), nor two numbers that no date can be ("4/121", "24/30"); a diagnosis
+code ("S62.6"), a code on a line of SNOMED, ICD, Read or procedure codes, or a gene variant
+("c.4388T>G", "BRAF V600E") is no record number; a "contact" without a digit, "@" or a dot is no contact;
 and a lone word that only says what kind of body it is ("Clinic", "Audiology") names none.
 """
 
@@ -79,6 +80,33 @@ _SNELLEN = re.compile(r"(?:6|20)\s*/\s*\d{1,3}(?:\.\d)?(?:[\sRL:,/()-]+(?:6|20)\
 # "6/7.5": no day or month has a decimal point.
 _DECIMAL_FRACTION = re.compile(r"\d{1,2}\s*/\s*\d{1,2}\.\d")
 _ICD10 = re.compile(r"[A-TV-Z]\d{2}\.\d{1,4}[A-Z]?")
+# Two numbers joined by a slash that no date can be: no day/month, month/day, month/year
+# ("4/98") or month/four-digit year reading. Radiology image numbers ("series 4 (4/121)"),
+# scores out of a maximum ("24/30", "16/24") and counts ("3/205") are caught here whatever
+# their label.
+_SLASH_PAIR = re.compile(r"(\d{1,4})\s*/\s*(\d{1,4})")
+# A line that lists classification codes (SNOMED, ICD, Read, OPCS, CPT): its codes identify a
+# diagnosis or a procedure, not a person.
+_CODE_LINE = re.compile(r"\b(?:SNOMED(?:[- ]?CT)?|ICD-?(?:9|10|11)(?:-?(?:AM|CM))?|Read codes?|OPCS-?4?|CPT|HCPCS|ACHI)\b", re.IGNORECASE)
+# A protein change after a gene symbol ("BRAF V600E", "KRAS G12D", "TP53 R175H").
+_PROTEIN_CHANGE = re.compile(r"[ACDEFGHIKLMNPQRSTVWY]\d{1,4}(?:[ACDEFGHIKLMNPQRSTVWY*]|fs|del|dup)")
+_GENE_BEFORE = re.compile(r"\b[A-Z][A-Z0-9]{1,7}(?:\s+(?:p\.)?)?\s*$")
+
+
+def _no_date_reading(value: str) -> bool:
+    m = _SLASH_PAIR.fullmatch(value)
+    if m is None:
+        return False
+    a, b = m.group(1), m.group(2)
+    x, y = int(a), int(b)
+    readings = (
+        1 <= x <= 31 and 1 <= y <= 12 and len(b) <= 2,  # day/month
+        1 <= x <= 12 and 1 <= y <= 31 and len(b) <= 2,  # month/day
+        1 <= x <= 12 and len(b) == 2,  # month/two-digit year
+        1 <= x <= 12 and len(b) == 4 and 1900 <= y <= 2099,  # month/year
+        len(a) == 4 and 1900 <= x <= 2099 and 1 <= y <= 12,  # year/month
+    )
+    return len(a) <= 2 and not any(readings) or len(a) > 2 and not readings[-1]
 
 
 def _is_not_a_date_or_id(text: str, span: Span) -> bool:
@@ -96,10 +124,17 @@ def _is_not_a_date_or_id(text: str, span: Span) -> bool:
             return True
         if _DURATION.fullmatch(value) and _DURATION_LABEL.search(before):
             return True
+        if _no_date_reading(value):
+            return True
         m = _ORDINAL.fullmatch(value)
         return m is not None and int(m.group(1)) > 31
     if span.category == Category.ID:
         if _ICD10.fullmatch(value):
+            return True
+        line_start = text.rfind("\n", 0, span.start) + 1
+        if _CODE_LINE.search(text, line_start, span.start):
+            return True
+        if _PROTEIN_CHANGE.fullmatch(value) and _GENE_BEFORE.search(text, max(0, span.start - 12), span.start):
             return True
         before, after = text[max(0, span.start - 2) : span.start], text[span.end : span.end + 1]
         return before.endswith(("c.", "p.", "g.")) or after == ">" or bool(re.search(r"\d+_\d+(?:del|dup|ins)", value))

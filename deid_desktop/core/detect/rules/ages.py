@@ -20,6 +20,12 @@ _AT_EVENT = re.compile(
     r"(?:\b(?:dx|diagnosed|died|deceased|onset)|(?<![\w.])d\.)\s*(?:at\s+)?(?:age\s+)?(\d{1,3})(?![\d/:-]|\.\d)",
     re.I,
 )
+# The age in brackets after a date of birth: "DOB 27/08/1962 (61)", "D.O.B. 3 Mar 1949 (75 y)".
+_DOB_AGE = re.compile(
+    r"\b(?:DOB|D\.O\.B\.?|date of birth|born)\s*[:.]?\s*"
+    r"\d{1,4}[/.\s-](?:\d{1,2}|[A-Za-z]{3,9})[/.\s-]\d{2,4}\s*\(\s*(?:age\s*)?(\d{1,3})\s*(?:y|yo|yrs?|years?)?\s*\)",
+    re.I,
+)
 _DECADE = re.compile(r"\bin\s+(?:his|her|their|the)\s+(?:(?:early|mid|late)[\s-]+)?(\d0)['’]?s\b", re.I)
 _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
 _ONES = "one two three four five six seven eight nine".split()
@@ -32,6 +38,19 @@ _WORDS = re.compile(
 _GAUGE_AFTER = re.compile(r"\s*(?:fr|french|foley|catheter|cath|sheath|tube|drain|cannula|stent|ngt|ng|idc|ett|g)\b", re.I)
 _NOT_AN_AGE_AFTER = re.compile(r"\s*(?:weeks?|wks?|/40|days?|months?|mo|mths?|hours?|%|mg|kg|cm)\b", re.I)
 _NOT_AN_AGE_BEFORE = re.compile(r"(?:gestational|corrected|bone|mental|developmental|reading|skeletal)\s+$")
+
+
+_RELATIVE_LINE = re.compile(
+    r"\b(?:mother|father|mum|mom|dad|brother|sister|sibling|aunt|uncle|grand\w*|son|daughter|cousin|niece|nephew|"
+    r"maternal|paternal|husband|wife|partner)\b",
+    re.I,
+)
+
+
+def _line(text: str, at: int) -> str:
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    return text[start : end if end >= 0 else len(text)]
 
 
 def _words_value(words: str) -> int:
@@ -64,9 +83,15 @@ class AgeDetector(RuleDetector):
         for m in _AGED.finditer(text):
             if not _NOT_AN_AGE_AFTER.match(text, m.end()) and not _NOT_AN_AGE_BEFORE.search(before(text, m.start(), 20)):
                 add(m.start(1), m.end(1), int(m[1]), 0.9, validated=True)
+        # The event word and the number after it say it is an age ("ovarian ca dx 55", "died
+        # at 81"); a bare "d. 58" only on a line that names a relative (a pedigree row), as
+        # "d. 3" may be a day elsewhere.
         for m in _AT_EVENT.finditer(text):
             if not _NOT_AN_AGE_AFTER.match(text, m.end()):
-                add(m.start(1), m.end(1), int(m[1]), 0.85)
+                sure = not m[0].lower().startswith("d.") or _RELATIVE_LINE.search(_line(text, m.start()))
+                add(m.start(1), m.end(1), int(m[1]), 0.85, validated=bool(sure))
+        for m in _DOB_AGE.finditer(text):
+            add(m.start(1), m.end(1), int(m[1]), 0.9, validated=True)
         for m in _SEX.finditer(text):
             if not _GAUGE_AFTER.match(text, m.end()) and "size" not in before(text, m.start(), 12):
                 add(m.start(1), m.end(1), int(m[1]), 0.7)

@@ -1,4 +1,5 @@
-"""Telephone, fax and pager numbers in US, UK, Australian and New Zealand formats."""
+"""Telephone, fax and pager numbers in US, UK, Australian and New Zealand formats, and the
+internal bleep, pager and extension numbers a label names."""
 
 from __future__ import annotations
 
@@ -37,6 +38,9 @@ _LOCAL = re.compile(r"(?<![\w+/.-])\d{3,4}[\s-]\d{4}(?![\w/]|[.-]\d)")  # 123 45
 
 _CONTEXT = re.compile(r"\b(?:ph|phone|tel|telephone|mob|mobile|cell|cellphone|contact|call|fax|pager|page|bleep|landline|ddi|home|work)\b\W*(?:\w+\W+){0,2}$")
 _KEYWORD = re.compile(r"\b(?:ph|phone|tel|telephone|mob|mobile|cell|cellphone|fax|facsimile|pager|bleep|landline|ddi)\b")
+# An internal number after its label: "bleep 2217", "pager 238", "ext 8841", "extn. 4412".
+# Three to five digits are too few for the formats above, but the label says what they are.
+_INTERNAL = re.compile(r"\b(?:bleep|pager|page|ext|extn|extension)\b\.?\s*(?:no\.?|number|#)?\s*[:#]?\s*(\d{3,5})(?![\d/:.,]\d|\w)", re.I)
 _ID_LABEL = re.compile(r"\b(?:mrn|nhi|nhs|ur|urn|acct|account|medicare|policy|member|id|ref|no|number|#)\W*$")
 
 
@@ -66,6 +70,8 @@ class PhoneDetector(RuleDetector):
             ctx = before(text, m.start(), 30)
             if _CONTEXT.search(ctx) and _digit_count(m.group()) in (7, 8):
                 found.append(self._phone(m.start(), m.end(), ctx, 0.7, False))
+        for m in _INTERNAL.finditer(text):
+            found.append(self._phone(m.start(1), m.end(1), before(text, m.start(1), 30), 0.85, True))
         return keep_longest(found)
 
     def _phone(self, start: int, end: int, ctx: str, score: float, validated: bool) -> Span:

@@ -19,6 +19,14 @@ AU_STATES = ["NSW", "VIC", "QLD", "SA", "WA", "TAS", "NT", "ACT", "Vic", "Qld", 
 STATE_ABBR = r"(?:" + "|".join(sorted(set(US_STATES + AU_STATES), key=len, reverse=True)) + r")"
 
 _US_ZIP = re.compile(rf"\b(?:{'|'.join(US_STATES)})\.?,?[ \t]+(\d{{5}}(?:-\d{{4}})?)(?![\w-])")
+# The state of an address line, between the town's comma and the ZIP or postcode:
+# "Okemah, OK 74859", "Karratha WA 6714". Taken with its number, so "OK" alone is never read.
+_STATE_BEFORE_CODE = re.compile(
+    rf"(?:,[ \t]*|(?P<town>\b[A-Z][\w'’-]+)[ \t]+)"
+    rf"(?:(?P<state>{'|'.join(US_STATES)})\.?,?[ \t]+\d{{5}}(?:-\d{{4}})?|(?P<au>{'|'.join(AU_STATES)})\.?,?[ \t]+\d{{4}})(?![\w-])"
+)
+# Capitalised words that start a sentence rather than name a town: "The ACT 2000 rule".
+_NOT_A_TOWN = frozenset({"The", "In", "At", "To", "On", "From", "For", "And", "Or", "Of", "By", "With", "Per", "See", "Go"})
 _AU_POSTCODE = re.compile(rf"\b(?:{'|'.join(AU_STATES)})\.?,?[ \t]+(\d{{4}})(?![\w-])")
 _UK_POSTCODE = re.compile(r"(?<![\w-])([A-Z]{1,2}\d[A-Z\d]?)( ?)(\d[ABD-HJLNP-UW-Z]{2})(?![\w-])")
 _LABELLED = re.compile(
@@ -44,6 +52,11 @@ class PostcodeDetector(RuleDetector):
             add(m, 1, 0.95)
         for m in _AU_POSTCODE.finditer(text):
             add(m, 1, 0.95)
+        for m in _STATE_BEFORE_CODE.finditer(text):
+            if m["town"] in _NOT_A_TOWN:
+                continue
+            group = "state" if m["state"] else "au"
+            found.append(self.span(m.start(group), m.end(group), Category.LOCATION, "STATE", 0.95, validated=True))
         for m in _LABELLED.finditer(text):
             add(m, 1, 0.95)
         for m in _UK_POSTCODE.finditer(text):
