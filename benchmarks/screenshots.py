@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import runpy
 import shutil
 import subprocess
 import sys
@@ -142,6 +143,15 @@ def main() -> int:
             png = OUT / f"{view}.png"
             gui([*common, "--screenshot", str(png), "--view", view], env, use_xvfb)
             shots.append(png)
+
+        # A faxed referral read by OCR (the generator's scanned letter, in a workspace of its own):
+        # finding boxes on the page image, the unsure word's dotted frame, the unread page's notice.
+        scans = tmpdir / "scans"
+        scans.mkdir()
+        (scans / "faxed_referral.pdf").write_bytes(runpy.run_path(str(SAMPLES / "make_samples.py"))["scanned_letter"]())
+        ocr = OUT / "ocr.png"
+        gui(["--workspace", str(tmpdir / "ocr.sqlite"), *common[2:], "--open", str(scans), "--screenshot", str(ocr), "--view", "ocr"], env, use_xvfb)
+        shots.append(ocr)
 
     for png in shots:
         shrink(png)

@@ -62,10 +62,12 @@ class FileResult:
     # PDF pages the export cannot vouch for (covered unreadable letters, hidden text,
     # pictures): the warnings say why; these pages need a look before release.
     pages_to_check: list[int] = field(default_factory=list)
-    # Scanned PDF pages read by OCR (1-based), Tesseract's mean word confidence (0-100) and
-    # how many words it read with low confidence, and how many word boxes were burned out
-    # of the pages' pixels. Counts only: OCR text never reaches the report.
+    # Scanned PDF pages read by OCR (1-based), pictures of a Word file read by OCR (how
+    # many), Tesseract's mean word confidence (0-100) and how many words it read with low
+    # confidence, and how many word boxes were burned out of the pages' or pictures' pixels.
+    # Counts only: OCR text never reaches the report.
     ocr_pages: list[int] = field(default_factory=list)
+    ocr_pictures: int = 0
     ocr_mean_confidence: float | None = None
     ocr_low_confidence_words: int = 0
     image_boxes_redacted: int = 0
@@ -302,7 +304,8 @@ class Deidentifier:
             result.pages_to_check = list(written.pages_to_check)
             result.image_boxes_redacted = written.image_boxes_redacted
             if self.rescan:
-                out_text = load_document(written.path).text
+                # pictures of a Word output are read again by OCR: what was painted is checked
+                out_text = load_document(written.path, ocr=self.ocr).text
                 huge = self.is_huge(doc.text) or self.is_huge(out_text)
                 if self.mode == "surrogate":
                     found = self.rescan_detect(doc.text, out_text, reps, detected)
@@ -348,11 +351,13 @@ class Deidentifier:
 
 
 def _note_ocr(res: FileResult, doc: Document) -> None:
-    """The OCR figures a report gives for a file (pages, confidence, low-confidence words)."""
-    summary = doc.meta.get("ocr") if doc.format == "pdf" else None
+    """The OCR figures a report gives for a file (pages or pictures, confidence,
+    low-confidence words)."""
+    summary = doc.meta.get("ocr") if doc.format in ("pdf", "docx") else None
     if not summary:
         return
     res.ocr_pages = list(summary.get("pages") or [])
+    res.ocr_pictures = len(summary.get("pictures") or [])
     res.ocr_mean_confidence = summary.get("mean_conf") if summary.get("words") else None
     res.ocr_low_confidence_words = len(summary.get("low_confidence") or [])
 
@@ -398,7 +403,7 @@ def write_report(out_dir: Path, results: dict[str, FileResult], meta: dict[str, 
         "files_with_rescan_findings": sum(bool(r.rescan_findings) for r in rows),
         "files_with_residual_originals": sum(r.residual_originals > 0 for r in rows),
         "files_with_pages_to_check": sum(bool(r.pages_to_check) for r in rows),
-        "files_read_by_ocr": sum(bool(r.ocr_pages) for r in rows),
+        "files_read_by_ocr": sum(bool(r.ocr_pages) or r.ocr_pictures > 0 for r in rows),
     }
     jp = out_dir / REPORT_JSON
     with atomic_text(jp, mode=0o644) as f:
@@ -406,9 +411,9 @@ def write_report(out_dir: Path, results: dict[str, FileResult], meta: dict[str, 
     cp = out_dir / REPORT_CSV
     with atomic_text(cp, mode=0o644, newline="") as f:
         w = csv.writer(f)
-        w.writerow(["file", "status", "output", "subject", *[f"n_{c}" for c in cats], "rescan_findings", "residual_originals", "pages_to_check", "ocr_pages", "ocr_mean_confidence", "ocr_low_confidence_words", "image_boxes_redacted", "error_code", "error", "warnings", "seconds"])
+        w.writerow(["file", "status", "output", "subject", *[f"n_{c}" for c in cats], "rescan_findings", "residual_originals", "pages_to_check", "ocr_pages", "ocr_pictures", "ocr_mean_confidence", "ocr_low_confidence_words", "image_boxes_redacted", "error_code", "error", "warnings", "seconds"])
         for r in rows:
-            w.writerow([r.file, r.status, r.output or "", r.subject, *[r.counts.get(c, 0) for c in cats], len(r.rescan_findings), r.residual_originals, " ".join(map(str, r.pages_to_check)), " ".join(map(str, r.ocr_pages)), "" if r.ocr_mean_confidence is None else r.ocr_mean_confidence, r.ocr_low_confidence_words, r.image_boxes_redacted, r.error_code or "", r.error or "", " | ".join(r.warnings), r.seconds])
+            w.writerow([r.file, r.status, r.output or "", r.subject, *[r.counts.get(c, 0) for c in cats], len(r.rescan_findings), r.residual_originals, " ".join(map(str, r.pages_to_check)), " ".join(map(str, r.ocr_pages)), r.ocr_pictures, "" if r.ocr_mean_confidence is None else r.ocr_mean_confidence, r.ocr_low_confidence_words, r.image_boxes_redacted, r.error_code or "", r.error or "", " | ".join(r.warnings), r.seconds])
     return jp, cp
 
 

@@ -49,7 +49,7 @@ def choose_first_document(window, view: str) -> int | None:
     rows = {r.id: r for r in window.queue_model.rows}
     ids = window.queue.visible_ids()
     readable = [i for i in ids if DocStatus(rows[i].status) != DocStatus.ERROR]
-    if view == "pdf":
+    if view in ("pdf", "ocr"):
         pdfs = [i for i in readable if (rows[i].format or "") == "pdf"]
         readable = pdfs or readable
     with_findings = [i for i in readable if rows[i].n_spans > 0]
@@ -68,7 +68,7 @@ def take_screenshot(window, out: Path, view: str) -> None:
             # The finding the reviewer would work on next: the first undecided one.
             first = next((sp for sp in c.spans if sp.state == "undecided"), c.spans[0])
             c.select(first.id)
-        if view == "pdf" and window.pane.tabs.isTabEnabled(window.pane.PAGES_TAB):
+        if view in ("pdf", "ocr") and window.pane.tabs.isTabEnabled(window.pane.PAGES_TAB):
             window.pane.tabs.setCurrentIndex(window.pane.PAGES_TAB)
             QApplication.processEvents()
             window.pane.pages_view.fit_to_width()

@@ -4,14 +4,18 @@ Three looks that stay apart without colour: undecided findings are lightly tinte
 underlined, accepted (and reviewer-added) findings are filled solid, rejected ones are
 struck through in grey. The underline's line style is the category's (palette.UNDERLINE_STYLES),
 so categories whose pale tints merge for a colour-blind reviewer still differ. The selected
-finding gets a dark frame; it is scrolled to the middle of the view.
+finding gets a dark frame; it is scrolled to the middle of the view. Words OCR read with low
+confidence get a dotted grey line above them (the underline is the category's) and a tooltip
+that sends the reviewer to the page image.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+import bisect
+
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetrics, QPainter, QPainterPath, QPen, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
+from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
 
 from ..core.categories import Category
 from .palette import (
@@ -19,6 +23,8 @@ from .palette import (
     CATEGORY_LABELS,
     CURRENT_OUTLINE,
     KEY_FOR_CATEGORY,
+    LOW_CONFIDENCE_MARK,
+    LOW_CONFIDENCE_TIP,
     REJECTED_TEXT,
     UNDECIDED_ALPHA,
     UNDERLINE_STYLES,
@@ -105,10 +111,12 @@ class DocumentTextView(QPlainTextEdit):
         self._current_id: int | None = None
         self._clicked_id: int | None = None  # the finding a click in this view is selecting
         self._span_at = None  # callable(position) -> span or None, from the controller
+        self._low: list[tuple[int, int]] = []  # words OCR read with low confidence, sorted
 
     # -- content ----------------------------------------------------------------------
-    def set_text(self, text: str) -> None:
+    def set_text(self, text: str, low_confidence: list[tuple[int, int]] | None = None) -> None:
         self._spans, self._current_id = [], None
+        self._low = sorted((a, b) for a, b in (low_confidence or []) if 0 <= a < b <= len(text))
         self._selections, self._selection_of, self._span_index = [], {}, {}
         self.positions = PositionMap(text)
         self._cursors.clear()
@@ -237,8 +245,56 @@ class DocumentTextView(QPlainTextEdit):
         return rects
 
     # -- painting and mouse ----------------------------------------------------------------
+    @property
+    def low_confidence(self) -> list[tuple[int, int]]:
+        return list(self._low)
+
+    def low_confidence_at(self, offset: int) -> tuple[int, int] | None:
+        """The low-confidence OCR word at a text offset, if any."""
+        i = bisect.bisect_right(self._low, (offset, float("inf"))) - 1
+        return self._low[i] if i >= 0 and self._low[i][0] <= offset < self._low[i][1] else None
+
+    def _visible_low(self) -> list[tuple[int, int]]:
+        """Low-confidence words on the lines in view: a long scan has hundreds of them."""
+        if not self._low:
+            return []
+        first = self.firstVisibleBlock()
+        last = self.cursorForPosition(self.viewport().rect().bottomRight()).block()
+        lo = self.positions.to_text(first.position())
+        hi = self.positions.to_text(last.position() + last.length())
+        i = bisect.bisect_left(self._low, (lo, -1))
+        j = bisect.bisect_right(self._low, (hi, float("inf")))
+        return self._low[max(0, i - 1) : j]
+
+    def _paint_low_confidence(self) -> None:
+        words = self._visible_low()
+        if not words:
+            return
+        painter = QPainter(self.viewport())
+        pen = QPen(QColor(LOW_CONFIDENCE_MARK), 1.5, Qt.PenStyle.DotLine)
+        painter.setPen(pen)
+        for a, b in words:
+            for r in self.span_rects(a, b):
+                painter.drawLine(QPointF(r.left(), r.top() + 1), QPointF(r.right(), r.top() + 1))
+        painter.end()
+
+    def tooltip_at(self, point) -> str | None:
+        """The low-confidence note for the word under a viewport point, if any."""
+        pos = self.positions.to_text(self.cursorForPosition(point).position())
+        return LOW_CONFIDENCE_TIP if self.low_confidence_at(pos) is not None else None
+
+    def viewportEvent(self, e) -> bool:
+        # tooltips are asked of the viewport, which the scroll area forwards here
+        if e.type() == QEvent.Type.ToolTip and self._low:
+            tip = self.tooltip_at(e.pos())
+            if tip is not None:
+                QToolTip.showText(e.globalPos(), tip, self.viewport())
+                return True
+        return super().viewportEvent(e)
+
     def paintEvent(self, event) -> None:
         super().paintEvent(event)
+        self._paint_low_confidence()
         span = self._span(self._current_id)
         if span is None:
             return

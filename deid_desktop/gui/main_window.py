@@ -43,6 +43,7 @@ from .review import ReviewController
 from .room import DocumentRoom
 from .settings import AppSettings, SettingsDialog
 from .shortcuts import BY_ACTION, tooltip
+from .unread_pages import accept_unread_page
 from .shortcuts_help import shortcuts_dialog
 from .toolbar import build_review_toolbar
 from .workers import DetectionWorker, ImportWorker, start_in_thread
@@ -182,6 +183,7 @@ class MainWindow(QMainWindow):
             "zoom_in": self.pane.zoom_in,
             "zoom_out": self.pane.zoom_out,
             "fit_width": self.pane.fit_width,
+            "accept_unread_page": lambda: accept_unread_page(self),
             "open": self.open_files_dialog,
             "open_folder": self.open_folder_dialog,
             "export": self.open_export_dialog,
@@ -268,7 +270,7 @@ class MainWindow(QMainWindow):
         for k in ("next", "previous", "next_document", "previous_document", "find_document"):
             nav.addAction(a[k])
         view = mb.addMenu("&View")
-        for k in ("zoom_in", "zoom_out", "fit_width"):
+        for k in ("zoom_in", "zoom_out", "fit_width", "accept_unread_page"):
             view.addAction(a[k])
         try:
             mb.addMenu(build_model_menu(self, lambda: self.workspace))
@@ -308,6 +310,7 @@ class MainWindow(QMainWindow):
         self.findings.always_flag_requested.connect(lambda span_id: self._on_finding(span_id, c.always_flag_current))
         self.pane.text_view.span_clicked.connect(c.select)
         self.pane.pages_view.span_clicked.connect(c.select)
+        self.pane.unread_notice.accept_requested.connect(lambda page: self._guarded(lambda: accept_unread_page(self, page)))
 
     # -- small helpers --------------------------------------------------------------------
     def show_message(self, text: str) -> None:

@@ -35,6 +35,11 @@ UNDERLINE_STYLES: dict[Category, str] = {
 }
 
 REJECTED_TEXT = "#8A8A8A"
+# Words OCR read with low confidence: a dotted line above the word in the text and a dotted
+# frame around it on the page. Above, not under: the underline belongs to the category cue,
+# and a neutral dark grey is none of the category colours.
+LOW_CONFIDENCE_MARK = "#4D4D4D"
+LOW_CONFIDENCE_TIP = "read by OCR with low confidence — check the page image"
 CURRENT_OUTLINE = "#1A1A1A"
 
 # How strongly an undecided finding is tinted (0-255): light enough that the solid fill of an

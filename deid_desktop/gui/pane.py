@@ -8,6 +8,7 @@ from ..core.store import DocStatus
 
 from .document_view import DocumentTextView, Legend
 from .pdf_view import PdfPagesView
+from .unread_pages import UnreadPagesNotice
 
 
 # One line of the keys a first-time reviewer needs; F1 lists the rest.
@@ -29,6 +30,7 @@ class DocumentPane(QWidget):
         self.hint.setWordWrap(True)
         self.hint.hide()
         self.legend = Legend()
+        self.unread_notice = UnreadPagesNotice()
         self.text_view = DocumentTextView()
         self.pages_view = PdfPagesView()
         self.tabs = QTabWidget()
@@ -43,6 +45,7 @@ class DocumentPane(QWidget):
         lay.addWidget(self.title)
         lay.addWidget(self.hint)
         lay.addWidget(self.legend)
+        lay.addWidget(self.unread_notice)
         lay.addWidget(self.tabs, 1)
 
     def set_document(self, row, document, text: str) -> None:
@@ -53,7 +56,11 @@ class DocumentPane(QWidget):
             subject = f"  ·  subject {row.subject_label}" if row.subject_label else ""
             self.title.setText(f"{row.name}{subject}")
         self._set_hint(row)
-        self.text_view.set_text(text)
+        from ..core.documents.ocr import low_confidence_spans
+
+        low = low_confidence_spans(document) if document is not None and document.text == text else []
+        self.text_view.set_text(text, low)
+        self.unread_notice.set_document(document)
         is_pdf = document is not None and document.format == "pdf" and bool(document.source_bytes)
         self.tabs.setTabEnabled(self.PAGES_TAB, is_pdf)
         if not is_pdf and self.tabs.currentIndex() == self.PAGES_TAB:

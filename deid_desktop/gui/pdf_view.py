@@ -3,6 +3,9 @@
 Pages are rendered with pypdfium2 from the bytes kept in the workspace; the boxes come from
 the document's source map (one box per character, in points from the page's top-left corner,
 the same frame pdfium renders), so what the reviewer sees is where the text really is.
+Scanned pages read by OCR carry boxes in the same frame (per word, shared among its letters),
+so they are drawn alike; words OCR read with low confidence get a dotted grey frame, and a
+page OCR read nothing from says so across its top until the reviewer accepts it.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QScrollArea, QWidget
 
 from ..core.categories import Category
-from .palette import CATEGORY_COLOURS, CURRENT_OUTLINE, REJECTED_TEXT, UNDECIDED_ALPHA
+from .palette import CATEGORY_COLOURS, CURRENT_OUTLINE, LOW_CONFIDENCE_MARK, REJECTED_TEXT, UNDECIDED_ALPHA
 
 log = logging.getLogger(__name__)
 
@@ -38,26 +41,61 @@ class SpanBox:
 
 def span_boxes(segments, spans) -> list[SpanBox]:
     """One rectangle per span per line stretch, merged from the character boxes."""
-    out: list[SpanBox] = []
-    for s in spans:
-        for seg in segments:
-            if seg.end <= s.start or seg.start >= s.end:
-                continue
-            loc = seg.locator or {}
-            boxes = loc.get("boxes") or []
-            page = loc.get("page")
-            if page is None or not boxes:
-                continue
-            lo, hi = max(s.start, seg.start) - seg.start, min(s.end, seg.end) - seg.start
-            chosen = [b for b in boxes[lo:hi] if len(b) == 4]
-            if not chosen:
-                continue
-            x0 = min(b[0] for b in chosen)
-            top = min(b[1] for b in chosen)
-            x1 = max(b[2] for b in chosen)
-            bottom = max(b[3] for b in chosen)
-            out.append(SpanBox(s.id, int(page), QRectF(x0, top, x1 - x0, bottom - top)))
+    return [SpanBox(s.id, page, rect) for s in spans for page, rect in range_boxes(segments, s.start, s.end)]
+
+
+def range_boxes(segments, start: int, end: int) -> list[tuple[int, QRectF]]:
+    """(page, rectangle in points) of the text [start, end), one per segment it touches."""
+    out: list[tuple[int, QRectF]] = []
+    for seg in segments:
+        if seg.end <= start or seg.start >= end:
+            continue
+        loc = seg.locator or {}
+        boxes = loc.get("boxes") or []
+        page = loc.get("page")
+        if page is None or not boxes:
+            continue
+        lo, hi = max(start, seg.start) - seg.start, min(end, seg.end) - seg.start
+        chosen = [b for b in boxes[lo:hi] if len(b) == 4]
+        if not chosen:
+            continue
+        x0 = min(b[0] for b in chosen)
+        top = min(b[1] for b in chosen)
+        x1 = max(b[2] for b in chosen)
+        bottom = max(b[3] for b in chosen)
+        out.append((int(page), QRectF(x0, top, x1 - x0, bottom - top)))
     return out
+
+
+def low_confidence_boxes(doc) -> list[tuple[int, QRectF]]:
+    """Where the words OCR read with low confidence are on the pages."""
+    from ..core.documents.ocr import low_confidence_spans
+
+    if doc is None:
+        return []
+    ranges = sorted(low_confidence_spans(doc))
+    if not ranges:
+        return []
+    ocr_segments = sorted((s for s in doc.segments if "ocr_box" in (s.locator or {}) and "page" in s.locator), key=lambda s: s.start)
+    return [box for a, b in ranges for box in range_boxes(ocr_segments, a, b)]
+
+
+def unread_pages(doc) -> tuple[list[int], set[int]]:
+    """The pages (1-based) OCR read nothing from, and those of them the reviewer accepted."""
+    from ..core.documents.ocr import accepted_pages, blank_pages
+
+    if doc is None:
+        return [], set()
+    return blank_pages(doc), accepted_pages(doc)
+
+
+def unread_page_label(number: int, accepted: bool) -> str:
+    if accepted:
+        return f"Page {number}: OCR read no text; you accepted it, so it is copied as it is"
+    from .shortcuts import BY_ACTION
+
+    key = BY_ACTION["accept_unread_page"].keys[0]
+    return f"Page {number}: OCR read no text; it is blacked out on export unless you accept it ({key})"
 
 
 def page_widths(data: bytes) -> list[float]:
@@ -112,6 +150,8 @@ class PdfCanvas(QWidget):
         self.images: list[QImage] = []
         self.boxes: list[SpanBox] = []
         self._states: dict[int, tuple[str, str]] = {}  # span id -> (category value, state)
+        self.low_confidence: list[tuple[int, QRectF]] = []  # (page, points) of unsure OCR words
+        self.unread: dict[int, bool] = {}  # page index OCR read nothing from -> accepted
         self.current_id: int | None = None
         self.scale = RENDER_SCALE
 
@@ -184,7 +224,28 @@ class PdfCanvas(QWidget):
                 p.setPen(_pen(QColor(CURRENT_OUTLINE), 2))
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRect(r.adjusted(-2, -2, 2, 2))
+        self._paint_ocr_marks(p)
         p.end()
+
+    def low_confidence_rect(self, page: int, rect: QRectF) -> QRectF:
+        """Where a low-confidence word's dotted frame is drawn: just outside its box, so it
+        never hides a finding's outline."""
+        return self.box_rect(SpanBox(-1, page, rect)).adjusted(-3, -3, 3, 3)
+
+    def _paint_ocr_marks(self, p: QPainter) -> None:
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.setPen(_pen(QColor(LOW_CONFIDENCE_MARK), 1.5, Qt.PenStyle.DotLine))
+        for page, rect in self.low_confidence:
+            if page < len(self.images):
+                p.drawRect(self.low_confidence_rect(page, rect))
+        for page, accepted in self.unread.items():
+            if page >= len(self.images):
+                continue
+            o, img = self.page_origin(page), self.images[page]
+            strip = QRectF(o.x(), o.y(), img.width(), 30)
+            p.fillRect(strip, QColor(255, 255, 255, 225))
+            p.setPen(QColor("#1A1A1A"))
+            p.drawText(strip.adjusted(8, 0, -8, 0), Qt.AlignmentFlag.AlignVCenter, unread_page_label(page + 1, accepted))
 
     def mousePressEvent(self, event) -> None:
         for b in self.boxes:
@@ -248,6 +309,9 @@ class PdfPagesView(QScrollArea):
 
     def _apply_spans(self) -> None:
         segments = self._doc.segments if self._doc is not None else []
+        self.canvas.low_confidence = low_confidence_boxes(self._doc)
+        blank, accepted = unread_pages(self._doc)
+        self.canvas.unread = {n - 1: n in accepted for n in blank}
         self.canvas.set_spans(span_boxes(segments, self._spans), self._spans)
 
     def showEvent(self, event) -> None:

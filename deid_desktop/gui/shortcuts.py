@@ -99,6 +99,13 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("zoom_in", ("Ctrl+=", "Ctrl++"), "Zoom &in", "Show the PDF's pages larger (or Ctrl + mouse wheel).", PAGES),
     Shortcut("zoom_out", ("Ctrl+-",), "Zoom &out", "Show the PDF's pages smaller (or Ctrl + mouse wheel).", PAGES),
     Shortcut("fit_width", ("Ctrl+0",), "&Fit page width", "Show the PDF's pages as wide as the view again.", PAGES),
+    Shortcut(
+        "accept_unread_page",
+        ("Ctrl+Shift+U",),
+        "Accept &unreadable page as it is",
+        "Copy a scanned page OCR could read nothing from into the de-identified file as it is, instead of blacking it out (look at it first).",
+        PAGES,
+    ),
     Shortcut("open", ("Ctrl+O",), "&Open files…", "Import files into the workspace (folders: File → Open folder, or drop them on the window).", GENERAL),
     Shortcut("open_folder", ("Ctrl+Shift+O",), "Open &folder…", "Import a folder; each subfolder becomes one subject.", GENERAL),
     Shortcut("export", ("Ctrl+E",), "&Export…", "Write de-identified copies of reviewed documents.", GENERAL),

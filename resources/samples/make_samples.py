@@ -286,6 +286,67 @@ Usual pharmacy: Naenae Unichem, fax 04 567 1920.
 """
 
 
+# --------------------------------------------------------------------------- scanned letter
+
+SCANNED_LETTER = [
+    "Kapiti Coast Medical Centre",
+    "",
+    "Patient: Aroha Ngata",
+    "NHI: ZAC5361",
+    "Phone: (04) 385 5999",
+    "",
+    "Reason for referral: type 2 diabetes,",
+    "poorly controlled on metformin.",
+]
+# a word squeezed to a third of its width, as a fax squashes a line: Tesseract reads it with
+# low confidence, so the reviewer's cue for such words shows
+SQUEEZED_WORD = "Wiremu"
+
+
+def scanned_letter() -> bytes:
+    """A faxed referral: page 1 the letter as a 200 dpi greyscale image, turned 1.2 degrees,
+    speckled, with one faded, squeezed word; page 2 a blank speckled sheet. No text layer: only OCR
+    reads it. Not among the bundled samples (OCR makes the first run slow); the review-window
+    screenshot of a scan and the GUI tests write it where they need it."""
+    import random
+
+    from PIL import Image, ImageDraw, ImageFilter, ImageFont
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen.canvas import Canvas
+
+    dpi, font_file = 200, "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    w, h = int(8.27 * dpi), int(11.69 * dpi)
+
+    def speckled(page, seed: int):
+        rnd, px = random.Random(seed), page.load()
+        for _ in range(int(w * h * 0.002)):
+            px[rnd.randrange(w), rnd.randrange(h)] = 0
+        return page
+
+    letter = Image.new("L", (w, h), 255)
+    draw = ImageDraw.Draw(letter)
+    font = ImageFont.truetype(font_file, 40)
+    for i, line in enumerate(SCANNED_LETTER):
+        draw.text((160, 200 + 70 * i), line, fill=0, font=font)
+    squeezed = Image.new("L", (600, 60), 255)
+    ImageDraw.Draw(squeezed).text((0, 5), SQUEEZED_WORD, fill=0, font=ImageFont.truetype(font_file, 34))
+    squeezed = squeezed.filter(ImageFilter.GaussianBlur(0.8))
+    rnd, px = random.Random(4), squeezed.load()
+    for _ in range(1500):  # toner drop-outs
+        x, y = rnd.randrange(600), rnd.randrange(60)
+        px[x, y] = 255 if px[x, y] < 128 else px[x, y]
+    letter.paste(squeezed.resize((200, 60)), (160, 200 + 70 * len(SCANNED_LETTER) + 40))
+    letter = letter.rotate(1.2, resample=Image.Resampling.BICUBIC, fillcolor=255)
+    pages = [speckled(letter, 1), speckled(Image.new("L", (w, h), 255), 2)]
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(595.28, 841.89), invariant=1)
+    for page in pages:
+        c.drawImage(ImageReader(page), 0, 0, width=595.28, height=841.89)
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
 # --------------------------------------------------------------------------- main
 
 

@@ -159,3 +159,17 @@ def test_status_changes_are_listed_and_unknown_ids_are_reported(ws: Workspace):
         ws.get_document(doc + 100)
     with pytest.raises(RecordNotFound):
         ws.set_status(doc + 100, DocStatus.REVIEWED)
+
+
+def test_a_page_ocr_could_not_read_is_accepted_once_and_kept(ws: Workspace):
+    doc = Document(text="Clinic letter.", format="pdf", path="/in/scan.pdf", segments=[Segment(0, 14, {"page": 0})],
+                   meta={"ocr": {"pages": [1, 2], "blank_pages": [2]}}, source_bytes=b"%PDF-1.4 scan")
+    doc_id = ws.import_document(doc).document_id
+    before = ws.get_document(doc_id).updated_at
+    ws.accept_unread_page(doc_id, 2)
+    ws.accept_unread_page(doc_id, 2)
+    meta = ws.load_document(doc_id).meta
+    assert meta["accepted_unread_pages"] == [2] and meta["ocr"]["blank_pages"] == [2]
+    assert ws.get_document(doc_id).updated_at >= before
+    with pytest.raises(WorkspaceError):
+        ws.accept_unread_page(doc_id, 1)  # OCR read page 1: nothing to accept

@@ -9,6 +9,9 @@ are anchored in. ``w:tab``/``w:ptab`` read as "\\t", ``w:br``/``w:cr`` as "\\n".
 
 Comments, deleted text of tracked changes and field instructions are not document text: they
 are never shown for review, and the writer removes them.
+
+Text inside pictures is read by OCR (``docx_pictures``) and follows all of the above, one
+block per picture.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from .docx_xml import (
     w,
 )
 from .model import Document, Segment
+from .docx_pictures import pictures_in_order, read_pictures
 from .opc import OpcPackage, XmlRejected, parse_xml
 
 PART_SEPARATOR = "\n\n"
@@ -173,7 +177,9 @@ def story_parts(pkg: OpcPackage, main: str, main_root: etree._Element) -> list[s
     return ordered("header") + [main] + list(dict.fromkeys(notes)) + ordered("footer")
 
 
-def read_docx(data: bytes, path: str | Path) -> Document:
+def read_docx(data: bytes, path: str | Path, *, ocr: str = "auto") -> Document:
+    """The document's text and source map; ``ocr`` says which pictures are read by OCR
+    ("auto": those holding text, "always", "never"), see ``docx_pictures``."""
     pkg = OpcPackage.from_bytes(data, path)
     main = main_document_part(pkg, path)
     main_root = _parse(pkg, main, path)
@@ -197,16 +203,22 @@ def read_docx(data: bytes, path: str | Path) -> Document:
         if before and builder.pos == before + len(PART_SEPARATOR):
             builder.rollback(before)  # a part without text leaves no blank lines behind
 
-    text = builder.text
+    names = pictures_in_order(pkg, parts, roots)
+    pictures = read_pictures(pkg, names, builder.pos, ocr, path)
+    text = builder.text + pictures.text
     if not text.strip():
         raise IngestError(path, "the Word document contains no text", code="no_text")
+    meta: dict = {"parts": parts}
+    if pictures.pictures:
+        meta["pictures"] = pictures.pictures
+        meta["ocr"] = pictures.summary()
     return Document(
         text=text,
         format="docx",
         path=str(path),
-        segments=builder.segments,
-        warnings=_notes_for_reviewer(pkg, main, roots),
-        meta={"parts": parts},
+        segments=builder.segments + pictures.segments,
+        warnings=_notes_for_reviewer(pkg, main, roots, len(pictures.pictures), pictures.ran) + pictures.warnings,
+        meta=meta,
         source_bytes=data,
     )
 
@@ -221,7 +233,7 @@ def _parse(pkg: OpcPackage, part: str, path: str | Path) -> etree._Element:
         raise IngestError(path, f"a part of the Word document is unusable ({e})", code="corrupt") from None
 
 
-def _notes_for_reviewer(pkg: OpcPackage, main: str, roots: dict[str, etree._Element]) -> list[str]:
+def _notes_for_reviewer(pkg: OpcPackage, main: str, roots: dict[str, etree._Element], read: int = 0, looked: bool = False) -> list[str]:
     notes = []
     if any(next(root.iter(W_DEL, W_INS, W_MOVE_FROM), None) is not None for root in roots.values()):
         notes.append("the document has tracked changes; they are accepted on export and deleted text is removed")
@@ -234,6 +246,13 @@ def _notes_for_reviewer(pkg: OpcPackage, main: str, roots: dict[str, etree._Elem
     if any(n.startswith(("word/charts/", "word/diagrams/")) for n in names):
         notes.append("the document contains charts or diagrams; their text is not shown for review")
     images = sum(1 for n in names if n.startswith("word/media/"))
-    if images:
-        notes.append(f"the document contains {images} image(s); text inside images cannot be checked")
+    if read:
+        notes.append(
+            f"text in {read} picture(s) was read by OCR; it follows the document's text, "
+            "and what is replaced there is painted out of the picture"
+        )
+    if images > read and looked:
+        notes.append(f"the document contains {images - read} image(s) without text OCR could read; check them before release")
+    elif images > read:
+        notes.append(f"the document contains {images - read} image(s); text inside images cannot be checked")
     return notes

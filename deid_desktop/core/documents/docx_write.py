@@ -5,7 +5,8 @@ into the first item of the range (keeping that run's formatting) and the rest of
 cut out of the following items. The package keeps only what the writer understands: parts
 that cannot be de-identified (comments, people, custom XML, glossary, thumbnail, custom
 properties, embedded objects, macros), parts nothing references and non-XML parts other than
-pictures are dropped; pictures are re-encoded without metadata and renamed. Then every hidden
+pictures are dropped; pictures are re-encoded without metadata and renamed, and the words OCR read in them that
+were replaced are painted out of their pixels first (docx_pictures). Then every hidden
 place that can still hold the original values is cleaned (see docx_scrub), identifiers are
 renamed consistently, document properties are reset, external link targets are checked, and
 a last pass replaces any remaining occurrence of a replaced value, whole or joined into an
@@ -25,6 +26,7 @@ from lxml import etree
 from ..errors import ExportError, IngestError
 from . import docx_scrub as scrub
 from .docx_read import main_document_part
+from .docx_pictures import PicturePainter
 from .images import placeholder, reencode
 from .docx_xml import (
     MC_FALLBACK,
@@ -74,7 +76,9 @@ _APP_PROPERTIES = (
 )
 
 
-def write_docx(doc: Document, replacements: list[Replacement], out_path: str | Path) -> tuple[bytes, list[str]]:
+def write_docx(doc: Document, replacements: list[Replacement], out_path: str | Path) -> tuple[bytes, list[str], int]:
+    """The de-identified package, notes for the user and the number of word boxes painted
+    out of pictures read by OCR."""
     if doc.source_bytes is None:
         raise ExportError(out_path, "the original Word file's bytes are not available", code="no_source")
     try:
@@ -99,7 +103,9 @@ def write_docx(doc: Document, replacements: list[Replacement], out_path: str | P
     pkg.drop_unreachable_parts()
     images = _image_parts(pkg)
     roots = _parse_xml_parts(pkg, set(by_part), images, out_path)
-    notes = _clean_images(pkg, images)
+    painter = PicturePainter(doc.segments, reps)
+    _check_pictures(doc, pkg, images, out_path)
+    notes = _clean_images(pkg, images, painter)
 
     names = scrub.NeutralNames.collect(roots.values(), residual)
     link_targets: dict[str, dict[str, _LinkText | None]] = {}
@@ -117,7 +123,7 @@ def write_docx(doc: Document, replacements: list[Replacement], out_path: str | P
     _neutral_part_names(pkg, residual)
     pkg.tidy_content_types()
     _rewrite_relationships(pkg, link_targets, residual)
-    return pkg.to_bytes(), notes
+    return pkg.to_bytes(), notes, painter.boxes_painted
 
 
 def _parse_xml_parts(
@@ -156,15 +162,23 @@ def _image_parts(pkg: OpcPackage) -> set[str]:
     return found
 
 
-def _clean_images(pkg: OpcPackage, images: set[str]) -> list[str]:
-    """Each picture re-encoded from its pixels and named image1, image2... (a picture's
-    name is often the photo's file name); one that cannot be decoded becomes a plain grey
-    box. Returns a note for the user (counts only)."""
+def _check_pictures(doc: Document, pkg: OpcPackage, images: set[str], out_path: str | Path) -> None:
+    """Every picture OCR read must still be there to paint: otherwise its words, replaced in
+    the text, would leave the package unpainted."""
+    for picture in doc.meta.get("pictures") or []:
+        if picture.get("part") not in images or picture["part"] not in pkg.parts:
+            raise ExportError(out_path, "the source map does not match the original Word file", code="source_mismatch")
+
+
+def _clean_images(pkg: OpcPackage, images: set[str], painter: PicturePainter) -> list[str]:
+    """Each picture re-encoded from its pixels (with the PHI OCR read in it painted out) and
+    named image1, image2... (a picture's name is often the photo's file name); one that
+    cannot be decoded becomes a plain grey box. Returns a note for the user (counts only)."""
     blanked = 0
     taken = {name.lower() for name in pkg.parts}
     n = 0
     for name in sorted(images):
-        clean = reencode(pkg.parts[name])
+        clean = reencode(pkg.parts[name], painter.edit_for(name))
         if clean is None:
             clean = placeholder()
             blanked += 1

@@ -33,7 +33,7 @@ class ExportResult:
     warnings: list[str] = field(default_factory=list)
     # Pages (1-based, PDF only) the writer cannot vouch for: a report must not call them clean.
     pages_to_check: list[int] = field(default_factory=list)
-    # Word boxes burned out of the pixels of scanned (OCR'd) pages.
+    # Word boxes burned out of the pixels of scanned (OCR'd) PDF pages and Word pictures.
     image_boxes_redacted: int = 0
 
 
@@ -83,7 +83,8 @@ def _render(doc: Document, reps: list[Replacement], target: Path, fmt: str) -> t
     if fmt == "docx":
         from .docx_write import write_docx
 
-        return (*write_docx(doc, reps, target), [], 0)
+        data, notes, painted = write_docx(doc, reps, target)
+        return data, notes, [], painted
     from .pdf_write import write_pdf
 
     return write_pdf(doc, reps, target)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import warnings
 from dataclasses import dataclass
+from typing import Callable
 
 from PIL import Image, ImageOps, JpegImagePlugin
 
@@ -36,24 +37,50 @@ class CleanImage:
     content_type: str
 
 
-def reencode(data: bytes) -> CleanImage | None:
+def reencode(data: bytes, edit: Callable[[Image.Image], Image.Image] | None = None) -> CleanImage | None:
     """The picture's pixels in a fresh file without any metadata, or None when Pillow cannot
-    decode it (EMF/WMF drawings, damaged files)."""
+    decode it (EMF/WMF drawings, damaged files). ``edit`` may change the upright pixels
+    first (paint out words read by OCR); it returns the image to save."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(data)) as im:
-                if im.width * im.height > MAX_PIXELS:
+                upright = _upright(im)
+                if upright is None:
                     return None
-                im.seek(0)  # an animation keeps its first frame only
-                im.load()
-                # The EXIF orientation goes with the EXIF block, so it is applied to the
-                # pixels first: a phone photo taken upright stays upright in the export.
-                if im.getexif().get(_ORIENTATION, 1) != 1:
-                    return _save_pixels(ImageOps.exif_transpose(im), im.format)
-                return _save_pixels(im)
-    except (OSError, ValueError, SyntaxError, EOFError, Image.DecompressionBombError, Image.DecompressionBombWarning):
+                if edit is not None:
+                    return _save_pixels(edit(upright), im.format, like=im)
+                return _save_pixels(upright, im.format, like=im)
+    except _UNDECODABLE:
         return None
+
+
+def open_upright(data: bytes) -> Image.Image | None:
+    """The picture's first frame as it is shown (EXIF orientation applied), decoded under
+    the same limits as ``reencode``; None when it cannot be decoded."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as im:
+                upright = _upright(im)
+                return None if upright is None else upright.copy()
+    except _UNDECODABLE:
+        return None
+
+
+_UNDECODABLE = (OSError, ValueError, SyntaxError, EOFError, Image.DecompressionBombError, Image.DecompressionBombWarning)
+
+
+def _upright(im: Image.Image) -> Image.Image | None:
+    if im.width * im.height > MAX_PIXELS:
+        return None
+    im.seek(0)  # an animation keeps its first frame only
+    im.load()
+    # The EXIF orientation goes with the EXIF block, so it is applied to the pixels first:
+    # a phone photo taken upright stays upright in the export.
+    if im.getexif().get(_ORIENTATION, 1) != 1:
+        return ImageOps.exif_transpose(im)
+    return im
 
 
 def placeholder(width: int = 8, height: int = 8) -> CleanImage:
@@ -64,7 +91,9 @@ def placeholder(width: int = 8, height: int = 8) -> CleanImage:
     return CleanImage(buf.getvalue(), "png", "image/png")
 
 
-def _save_pixels(im: Image.Image, source_format: str | None = None) -> CleanImage:
+def _save_pixels(im: Image.Image, source_format: str | None = None, like: Image.Image | None = None) -> CleanImage:
+    """``im``'s pixels alone, saved in the format of the original (``source_format``), with
+    the JPEG quantisation of ``like`` (the decoded original) where it has one."""
     fmt, ext, content_type = _FORMATS.get(source_format or im.format or "", _PNG)
     fresh = Image.frombytes(im.mode, im.size, im.tobytes())
     if im.mode in ("P", "PA"):
@@ -73,10 +102,11 @@ def _save_pixels(im: Image.Image, source_format: str | None = None) -> CleanImag
     transparency = im.info.get("transparency")
     if transparency is not None and fmt in ("PNG", "GIF"):
         options["transparency"] = transparency
-    if fmt == "JPEG" and isinstance(im, JpegImagePlugin.JpegImageFile):
+    like = like if like is not None else im
+    if fmt == "JPEG" and isinstance(like, JpegImagePlugin.JpegImageFile) and like.mode == fresh.mode:
         # The original quantisation tables and sampling: re-encoding costs as little as it can.
-        options["qtables"] = im.quantization
-        options["subsampling"] = JpegImagePlugin.get_sampling(im)
+        options["qtables"] = like.quantization
+        options["subsampling"] = JpegImagePlugin.get_sampling(like)
     buf = io.BytesIO()
     try:
         fresh.save(buf, format=fmt, **options)

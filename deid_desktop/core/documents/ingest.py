@@ -39,8 +39,9 @@ _SNIFF_BYTES = 4096
 def load_document(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES, ocr: str = "auto") -> Document:
     """Read one file; raises IngestError with a ``code``: unsupported, not_found, unreadable,
     too_large, empty, binary, corrupt, encrypted, zip_bomb, no_text, ocr_unavailable,
-    ocr_failed. ``ocr`` says which PDF pages are read by OCR ("auto": those without a text
-    layer; "always"; "never"), see ``pdf_read.read_pdf``."""
+    ocr_failed. ``ocr`` says which PDF pages and Word pictures are read by OCR ("auto": pages
+    without a text layer and pictures holding text; "always"; "never"), see
+    ``pdf_read.read_pdf`` and ``docx_pictures``."""
     check_mode(ocr)  # a caller's mistake, not the file's: raised as it is
     path = Path(path)
     suffix = path.suffix.lower()
@@ -81,7 +82,7 @@ def _read(path: Path, data: bytes, declared: str, ocr: str = "auto") -> Document
             if declared == "txt":
                 raise IngestError(path, "the file is a ZIP archive, not text", code="binary")
             raise IngestError(path, "the file is a ZIP archive but not a Word document", code="corrupt" if declared == "docx" else "unsupported")
-        return _noting_mismatch(read_docx(data, path), declared, "docx")
+        return _noting_mismatch(read_docx(data, path, ocr=ocr), declared, "docx")
     if kind is FileKind.OLE2:
         if ole2_is_encrypted_package(data):
             raise IngestError(path, "the document is password-protected; remove the password and try again", code="encrypted")

@@ -77,6 +77,24 @@ def blank_page_note(number: int) -> str:
     return f"page {number}: OCR read no text on it; it is blacked out in the de-identified copy"
 
 
+# The document meta key of the unread pages (1-based) a reviewer looked at and accepted as they
+# are: the export copies them instead of blacking them out.
+ACCEPTED_PAGES = "accepted_unread_pages"
+
+
+def accepted_pages(doc) -> set[int]:
+    return {int(n) for n in (doc.meta.get(ACCEPTED_PAGES) or [])}
+
+
+def accepted_page_note(number: int) -> str:
+    return f"page {number}: OCR read no text on it; it is copied as it is, as the reviewer accepted it"
+
+
+def blank_pages(doc) -> list[int]:
+    """The pages (1-based) OCR read nothing from."""
+    return list((doc.meta.get("ocr") or {}).get("blank_pages") or [])
+
+
 def low_confidence_note(number: int) -> str:
     return f"page {number} was read by OCR with low confidence; check it before release"
 
@@ -151,7 +169,12 @@ def prepare(image, angle: float):
 
 def read_page(pdf, index: int, dpi: int = OCR_DPI) -> OcrPage:
     """Render, straighten, clean and recognise one page."""
-    original = render(pdf, index, dpi)
+    return read_image(render(pdf, index, dpi), dpi)
+
+
+def read_image(original, dpi: int = OCR_DPI) -> OcrPage:
+    """Straighten, clean and recognise a greyscale image (a rendered page, a picture);
+    ``dpi`` gives its size in points."""
     angle = skew_angle(original)
     image = prepare(original, angle)
     width_pt, height_pt = original.width * 72.0 / dpi, original.height * 72.0 / dpi
@@ -204,14 +227,15 @@ class PageText:
     lines: int
 
 
-def page_text(page: OcrPage, index: int, dpi: int = OCR_DPI) -> PageText:
+def layout(words: list[OcrWord]) -> tuple[str, list[tuple[int, int, OcrWord, int]], int]:
+    """Words as text: joined by spaces, lines by newlines, paragraphs by a blank line.
+    Returns the text, each word's (start, end, word, line number) and the number of lines."""
     parts: list[str] = []
-    segments: list[tuple[int, int, dict[str, Any]]] = []
-    low: list[tuple[int, int]] = []
+    placed: list[tuple[int, int, OcrWord, int]] = []
     pos = 0
     prev: tuple[int, int, int] | None = None
     k = -1
-    for w in page.words:
+    for w in words:
         if prev is None or w.line != prev:
             if prev is not None:
                 sep = "\n\n" if w.line[:2] != prev[:2] else "\n"
@@ -222,14 +246,22 @@ def page_text(page: OcrPage, index: int, dpi: int = OCR_DPI) -> PageText:
             parts.append(" ")
             pos += 1
         prev = w.line
-        start = pos
         parts.append(w.text)
+        placed.append((pos, pos + len(w.text), w, k))
         pos += len(w.text)
+    return "".join(parts), placed, k + 1
+
+
+def page_text(page: OcrPage, index: int, dpi: int = OCR_DPI) -> PageText:
+    text, placed, lines = layout(page.words)
+    segments: list[tuple[int, int, dict[str, Any]]] = []
+    low: list[tuple[int, int]] = []
+    for start, end, w, k in placed:
         boxes = _char_boxes(_page_box(w.box, page, dpi), len(w.text))
-        segments.append((start, pos, {"page": index, "line": k, "boxes": boxes, "ocr_box": list(w.box), "conf": round(w.conf, 1)}))
+        segments.append((start, end, {"page": index, "line": k, "boxes": boxes, "ocr_box": list(w.box), "conf": round(w.conf, 1)}))
         if w.conf < LOW_CONFIDENCE:
-            low.append((start, pos))
-    return PageText("".join(parts), segments, low, k + 1)
+            low.append((start, end))
+    return PageText(text, segments, low, lines)
 
 
 def page_meta(page: OcrPage, dpi: int = OCR_DPI) -> dict[str, Any]:
@@ -244,10 +276,17 @@ def page_meta(page: OcrPage, dpi: int = OCR_DPI) -> dict[str, Any]:
 
 
 def _page_box(box: tuple[int, int, int, int], page: OcrPage, dpi: int) -> list[float]:
-    """A word's OCR-frame box as an upright box on the original page, in points: its corners
-    turned back by the deskew angle about the image centre (PIL turns about the centre)."""
-    cx, cy = page.size[0] / 2.0, page.size[1] / 2.0
-    rad = math.radians(page.angle)
+    """A word's OCR-frame box as an upright box on the original page, in points."""
+    k = 72.0 / dpi
+    return [round(v * k, 2) for v in unrotated_box(box, page.size, page.angle)]
+
+
+def unrotated_box(box: tuple[int, int, int, int], size: tuple[int, int], angle: float) -> tuple[float, float, float, float]:
+    """A box of the OCR frame as the upright box that holds it in the original image (pixels):
+    its corners turned back by the deskew angle about the image centre (PIL turns about the
+    centre). A little larger than the word when the angle is not 0, never smaller."""
+    cx, cy = size[0] / 2.0, size[1] / 2.0
+    rad = math.radians(angle)
     cos, sin = math.cos(rad), math.sin(rad)
     xs, ys = [], []
     for x, y in ((box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])):
@@ -256,8 +295,7 @@ def _page_box(box: tuple[int, int, int, int], page: OcrPage, dpi: int) -> list[f
         dx, dy = x - cx, y - cy
         xs.append(cx + dx * cos - dy * sin)
         ys.append(cy + dx * sin + dy * cos)
-    k = 72.0 / dpi
-    return [round(min(xs) * k, 2), round(min(ys) * k, 2), round(max(xs) * k, 2), round(max(ys) * k, 2)]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _char_boxes(box: list[float], n: int) -> list[list[float]]:

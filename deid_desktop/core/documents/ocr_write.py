@@ -9,7 +9,11 @@ the first line's box at about the original height. Whole words go, never parts: 
 where words are, not letters. The painted image, re-encoded from its pixels alone (no
 metadata), is the whole page of the new PDF; over it an invisible text layer (render mode 3)
 carries the de-identified text line by line, so the copy stays searchable and can be read
-again without OCR. A page OCR read nothing from is written all black.
+again without OCR. A page OCR read nothing from is written all black, unless the reviewer
+looked at it and accepted it (``ocr.ACCEPTED_PAGES``): then its pixels are copied.
+
+``burn`` is shared with Word pictures (``docx_pictures``), whose words carry boxes in the
+picture's own pixels.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .model import Document, Replacement
-from .ocr import LOW_CONFIDENCE, blank_page_note, low_confidence_note, prepare, render
+from .ocr import LOW_CONFIDENCE, accepted_pages, accepted_page_note, blank_page_note, low_confidence_note, prepare, render
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +45,9 @@ _FONT_FILES = (
 
 
 @dataclass
-class _Word:
+class Word:
+    """An OCR'd word in the text (``pos``..``end``) and its box in the pixels to paint."""
+
     pos: int
     end: int
     line: int
@@ -58,9 +64,9 @@ class OcrPageResult:
     boxes_painted: int = 0
 
 
-def page_words(doc: Document, index: int) -> list[_Word]:
+def page_words(doc: Document, index: int) -> list[Word]:
     words = [
-        _Word(s.start, s.end, int(s.locator.get("line", 0)), tuple(s.locator["ocr_box"]))  # type: ignore[arg-type]
+        Word(s.start, s.end, int(s.locator.get("line", 0)), tuple(s.locator["ocr_box"]))  # type: ignore[arg-type]
         for s in doc.segments
         if s.locator.get("page") == index and "ocr_box" in s.locator
     ]
@@ -80,14 +86,17 @@ def write_page(canvas, source, index: int, doc: Document, owners: dict[int, Repl
     canvas.setPageSize((width_pt, height_pt))
     result = OcrPageResult()
     number = index + 1
-    if info.get("blank"):
+    if info.get("blank") and number in accepted_pages(doc):
+        image = _colour_render(source, index, dpi)
+        result.notes.append(accepted_page_note(number))
+    elif info.get("blank"):
         image = Image.new("L", tuple(info["size"]), 0)
         result.check = True
         result.notes.append(blank_page_note(number))
     else:
         image = prepare(render(source, index, dpi), float(info.get("angle") or 0.0))
         words = page_words(doc, index)
-        result.boxes_painted = _burn(image, words, owners)
+        result.boxes_painted = burn(image, words, owners)
         scale = (width_pt / image.width, height_pt / image.height)
         _text_layer(canvas, doc, words, owners, scale, height_pt, fonts)
         if float(info.get("mean_conf") or 0.0) < LOW_CONFIDENCE:
@@ -99,6 +108,15 @@ def write_page(canvas, source, index: int, doc: Document, owners: dict[int, Repl
     return result
 
 
+def _colour_render(source, index: int, dpi: int):
+    """The page as it looks, in colour: what a reviewer accepted is copied as they saw it."""
+    page = source[index]
+    try:
+        return page.render(scale=dpi / 72.0, draw_annots=False, may_draw_forms=False).to_pil().convert("RGB")
+    finally:
+        page.close()
+
+
 def _fresh(image):
     """The pixels alone in a new image: nothing the render or Pillow attached travels on."""
     from PIL import Image
@@ -106,13 +124,14 @@ def _fresh(image):
     return Image.frombytes(image.mode, image.size, image.tobytes())
 
 
-def _burn(image, words: list[_Word], owners: dict[int, Replacement]) -> int:
+def burn(image, words: list[Word], owners: dict[int, Replacement]) -> int:
     """Fill the boxes of every word a replacement touches and draw the replacement once, in
-    the first line it covers. Returns the number of word boxes filled."""
+    the first line it covers. Returns the number of word boxes filled. Colours are named, so
+    a greyscale page and a colour picture get the same black and white."""
     from PIL import ImageDraw
 
     draw = ImageDraw.Draw(image)
-    covered: dict[int, list[_Word]] = defaultdict(list)
+    covered: dict[int, list[Word]] = defaultdict(list)
     reps: dict[int, Replacement] = {}
     for w in words:
         hit = {id(owners[p]): owners[p] for p in range(w.pos, w.end) if p in owners}
@@ -126,7 +145,7 @@ def _burn(image, words: list[_Word], owners: dict[int, Replacement]) -> int:
         black = bool(r.new_text.strip()) and set(r.new_text.strip()) <= _BLOCKS
         for w in ws:
             painted.add(w.pos)
-            draw.rectangle(_padded(w.box, image.size), fill=0 if black else 255)
+            draw.rectangle(_padded(w.box, image.size), fill="black" if black else "white")
     for key, ws in covered.items():
         r = reps[key]
         text = r.new_text.replace("\n", " ").strip()
@@ -143,7 +162,7 @@ def _padded(box: tuple[int, int, int, int], size: tuple[int, int]) -> tuple[int,
     return (max(0, x0 - pad), max(0, y0 - pad), min(size[0] - 1, x1 + pad), min(size[1] - 1, y1 + pad))
 
 
-def _line_heights(words: list[_Word]) -> dict[int, float]:
+def _line_heights(words: list[Word]) -> dict[int, float]:
     """The median word height of each line: the type size there, whatever one word's
     descenders or capitals do."""
     by_line: dict[int, list[int]] = defaultdict(list)
@@ -152,7 +171,7 @@ def _line_heights(words: list[_Word]) -> dict[int, float]:
     return {k: float(sorted(hs)[len(hs) // 2]) for k, hs in by_line.items()}
 
 
-def _draw_text(draw, text: str, words: list[_Word], line_height: float) -> None:
+def _draw_text(draw, text: str, words: list[Word], line_height: float) -> None:
     """The replacement at about the size of the line's type, from where the replaced words
     began, shrunk (not below a readable size) when it is much wider than they were."""
     x0 = min(w.box[0] for w in words)
@@ -165,7 +184,7 @@ def _draw_text(draw, text: str, words: list[_Word], line_height: float) -> None:
     if width > 1.5 * room:
         px = max(_MIN_TEXT_PX, int(px * 1.5 * room / width))
         font = _font(px)
-    draw.text((x0, baseline), text, fill=0, font=font, anchor="ls")
+    draw.text((x0, baseline), text, fill="black", font=font, anchor="ls")
 
 
 _FONTS: dict[int, object] = {}
@@ -187,11 +206,11 @@ def _font(px: int):
     return _FONTS[px]
 
 
-def _text_layer(canvas, doc: Document, words: list[_Word], owners: dict[int, Replacement], scale, height_pt: float, fonts) -> None:
+def _text_layer(canvas, doc: Document, words: list[Word], owners: dict[int, Replacement], scale, height_pt: float, fonts) -> None:
     """Each OCR line's de-identified text, invisible, stretched over the line's extent."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    lines: dict[int, list[_Word]] = defaultdict(list)
+    lines: dict[int, list[Word]] = defaultdict(list)
     for w in words:
         lines[w.line].append(w)
     emitted: set[int] = set()

@@ -199,6 +199,22 @@ class DocumentsRepository:
                 source_bytes=record.source_bytes,
             )
 
+    def accept_unread_page(self, document_id: int, page: int) -> None:
+        """Record that the reviewer looked at ``page`` (1-based), a scanned page OCR read
+        nothing from, and accepted it as it is: the export then copies it instead of
+        blacking it out. Kept in the document's meta (``ocr.ACCEPTED_PAGES``), which the
+        writers read, so no schema change; the document counts as changed (since export)."""
+        from ..documents.ocr import ACCEPTED_PAGES
+
+        with self._db.writing() as session:
+            document = _document(session, document_id)
+            meta = dict(json.loads(document.meta_json or "{}"))
+            if page not in ((meta.get("ocr") or {}).get("blank_pages") or []):
+                raise WorkspaceError(f"page {page} of document {document_id} is not a page OCR could not read")
+            meta[ACCEPTED_PAGES] = sorted({*meta.get(ACCEPTED_PAGES, []), page})
+            document.meta_json = dump_json(meta)
+            document.updated_at = utc_now()
+
     def set_status(self, document_id: int, status: DocStatus) -> None:
         value = DocStatus(status).value
         with self._db.writing() as session:
