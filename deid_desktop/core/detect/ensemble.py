@@ -42,6 +42,7 @@ from ..paths import resource
 from ..spans import Span, sort_spans
 from ..text import words
 from .base import Detector, detector_type, detector_types
+from .completion import complete
 
 log = logging.getLogger(__name__)
 
@@ -481,6 +482,7 @@ class Ensemble(Detector):
             decided = accept_validated(toks, decided, member_spans)
         decided = accept_whole(text, toks, decided, member_spans, self.config.whole_span_categories)
         spans = rebuild_spans(text, toks, decided, by_member)
+        spans = complete(text, spans)  # no identifier or name left in pieces
         if self.guard is not None:
             firm = [s for s in spans if any(getattr(self.members.get(m), "authoritative", False) for m in s.members)]
             spans = sort_spans(firm + self.guard.filter(text, [s for s in spans if s not in firm]))

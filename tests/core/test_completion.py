@@ -1,0 +1,64 @@
+"""After the vote no identifier, name or phone number is left in pieces (issue 10: "no
+fragments of an identifier left behind")."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid_desktop.core.categories import Category
+from deid_desktop.core.detect.completion import complete
+from deid_desktop.core.spans import Span
+
+
+def span(text: str, value: str, category: Category) -> Span:
+    start = text.index(value)
+    return Span(start, start + len(value), category, source="test")
+
+
+def found(text: str, spans: list[Span]) -> list[str]:
+    return [text[s.start : s.end] for s in complete(text, spans)]
+
+
+@pytest.mark.parametrize(
+    "text, part, whole, category",
+    [
+        ("UR KHC-0441972 seen today", "0441972", "KHC-0441972", Category.ID),
+        ("Case no. CR-23-004417.", "23", "CR-23-004417", Category.ID),
+        ("Hospice no. SEH-23-0612   NHS", "23-0612", "SEH-23-0612", Category.ID),
+        ("Tablet KVCN-IPAD-07 used", "KVCN", "KVCN-IPAD-07", Category.ID),
+        ("Seen by Dr M. Fairbrother-Assefa on the ward", "M. Fairbrother", "M. Fairbrother-Assefa", Category.NAME),
+        ("Patient: Charalampos Papadopoulos-Reid   79", "Charalampos Papadopoulos", "Charalampos Papadopoulos-Reid", Category.NAME),
+        ("call (518) 555-0147 after 5", "518) 555-0147", "(518) 555-0147", Category.CONTACT),
+    ],
+)
+def test_a_partly_found_value_is_taken_whole(text, part, whole, category):
+    assert found(text, [span(text, part, category)]) == [whole]
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("a 45-year-old Smith-based plumber", "Smith", Category.NAME),  # lower-case joins are words
+        ("COVID-related ID 12345-ab only", "12345", Category.ID),
+        ("Ms Ward-Jones", "Ward-Jones", Category.NAME),  # already whole
+    ],
+)
+def test_words_joined_to_a_value_that_are_not_part_of_it_stay_out(text, value, category):
+    assert found(text, [span(text, value, category)]) == [value]
+
+
+def test_widening_never_reaches_into_a_span_of_another_category():
+    text = "ref ABC-Wellington"
+    spans = [span(text, "ABC", Category.ID), span(text, "Wellington", Category.LOCATION)]
+    assert found(text, spans) == ["ABC", "Wellington"]
+
+
+def test_two_pieces_of_one_value_become_one_span():
+    text = "MRN CR-23-004417 today"
+    spans = [span(text, "CR", Category.ID), span(text, "004417", Category.ID)]
+    assert found(text, spans) == ["CR-23-004417"]
+
+
+def test_other_categories_are_left_as_they_are():
+    text = "Lives in Stoke-on-Trent since 2019"
+    assert found(text, [span(text, "Stoke", Category.LOCATION)]) == ["Stoke"]
