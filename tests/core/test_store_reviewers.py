@@ -247,3 +247,21 @@ def test_migrating_a_previous_workspace_keeps_every_decision(tmp_path: Path):
             raw.execute("DELETE FROM adjudications")
     finally:
         raw.close()
+
+
+def test_agreement_command_prints_text_and_json(tmp_path: Path, capsys):
+    import json
+
+    from deid_desktop.cli import main
+
+    path = tmp_path / "w.sqlite"
+    with Workspace.open(path) as ws:
+        _reviewed_twice(ws)
+    assert main(["agreement", "--workspace", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Reviewers: ann, bob" in out and "Overall" in out
+    assert main(["agreement", "--workspace", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    # Ann: NAME, HOSPITAL, DATE; Bob: NAME, LOCATION (relabelled hospital), DATE, EPONYM.
+    assert (data["overall"]["spans_first"], data["overall"]["spans_second"], data["overall"]["spans_matched"]) == (3, 4, 2)
+    assert data["reviewers"] == ["ann", "bob"] and "Ann" not in json.dumps(data)
