@@ -87,6 +87,34 @@ def mark_reviewed(workspace_path: Path) -> None:
                 ws.set_status(d.id, DocStatus.REVIEWED)
 
 
+def review_twice(workspace_path: Path) -> None:
+    """Two reviewers on one document (issue 15): the first accepts every finding but the
+    last two, the second rejects the first two and relabels the third, both finish; so the
+    adjudication view has disagreements of each kind to show."""
+    from deid_desktop.core.categories import Category
+    from deid_desktop.core.store import DecisionAction, DocStatus, Workspace
+
+    with Workspace.open(workspace_path, create=False) as ws:
+        docs = [d for d in ws.list_documents() if d.name != "clinic_note.txt" and d.status != DocStatus.ERROR and d.n_spans >= 4]
+        if not docs:
+            return
+        doc = docs[0]
+        ws.mark_double_review([doc.id], marked_by="screenshots")
+        spans = ws.list_spans(doc.id)
+        for s in spans[:-2]:
+            ws.decide(s.id, DecisionAction.ACCEPT, reviewer="A. Reviewer")
+        for s in spans[-2:]:
+            ws.decide(s.id, DecisionAction.REJECT, reviewer="A. Reviewer")
+        ws.finish_review(doc.id, reviewer="A. Reviewer")
+        for s in spans[:2]:
+            ws.decide(s.id, DecisionAction.REJECT, reviewer="B. Reviewer")
+        other = Category.LOCATION if spans[2].category is not Category.LOCATION else Category.ORGANIZATION
+        ws.decide(spans[2].id, DecisionAction.RELABEL, reviewer="B. Reviewer", category=other)
+        for s in spans[3:]:
+            ws.decide(s.id, DecisionAction.ACCEPT, reviewer="B. Reviewer")
+        ws.finish_review(doc.id, reviewer="B. Reviewer")
+
+
 def shrink(png: Path) -> None:
     """Keep the PNG small: a 256-colour palette loses nothing visible in a UI screenshot."""
     from PIL import Image
@@ -104,6 +132,7 @@ def main() -> int:
     ap.add_argument("--ensemble", help="ensemble TOML (default: the shipped default ensemble)")
     ap.add_argument("--size", default="1280x800")
     ap.add_argument("--offscreen", action="store_true", help="use Qt's offscreen platform even if xvfb-run exists")
+    ap.add_argument("--only", choices=("adjudication",), help="import the samples and take only this view")
     args = ap.parse_args()
 
     use_xvfb = not args.offscreen and shutil.which("xvfb-run") is not None
@@ -122,8 +151,15 @@ def main() -> int:
         common = ["--workspace", str(ws), "--size", args.size] + (["--ensemble", args.ensemble] if args.ensemble else [])
         shots = []
 
-        first = OUT / "detected.png"
+        first = OUT / "detected.png" if not args.only else tmpdir / "detected.png"
         gui([*common, "--open", str(samples), "--screenshot", str(first)], env, use_xvfb)
+        if args.only:
+            review_twice(ws)
+            png = OUT / f"{args.only}.png"
+            gui([*common, "--screenshot", str(png), "--view", args.only], env, use_xvfb)
+            shrink(png)
+            print(f"{png.relative_to(ROOT)}: {png.stat().st_size // 1024} KB ({'Xvfb' if use_xvfb else 'offscreen'})")
+            return 0
         shots.append(first)
 
         review_some(ws)
@@ -137,9 +173,12 @@ def main() -> int:
 
         # The issue-12 views: the queue riskiest first, one category across the queue, the
         # release certificate of an export, and the accuracy on the reviewed note.
-        for view in ("risk", "across", "certificate", "accuracy"):
+        # Issue 15: the adjudication of a document two reviewers disagree on.
+        for view in ("risk", "across", "certificate", "accuracy", "adjudication"):
             if view == "accuracy":
                 mark_reviewed(ws)
+            if view == "adjudication":
+                review_twice(ws)
             png = OUT / f"{view}.png"
             gui([*common, "--screenshot", str(png), "--view", view], env, use_xvfb)
             shots.append(png)

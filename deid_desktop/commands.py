@@ -10,3 +10,6 @@ _EXTRA_COMMANDS.append(_learning)
 from .gui_cli import register as _gui
 
 _EXTRA_COMMANDS.append(_gui)
+from .review_cli import register as _reviewers
+
+_EXTRA_COMMANDS.append(_reviewers)

@@ -45,6 +45,6 @@ def register(sub) -> None:
     g.add_argument("--ensemble", help="ensemble TOML for this session (default: Settings, else resources/ensembles/default.toml)")
     g.add_argument("--screenshot", metavar="OUT.png", help="wait for detection, select the first finding, save the window as PNG and exit")
     g.add_argument("--size", type=_size, default=None, metavar="WxH", help="window size, e.g. 1280x800")
-    g.add_argument("--view", choices=("text", "pdf", "ocr", "risk", "across", "certificate", "accuracy"), default="text",
-                   help="with --screenshot: the text, the PDF pages, a scanned PDF's pages, the queue riskiest first, the findings-across-documents list, the release certificate of an export of the queue, or the accuracy on the reviewed documents")
+    g.add_argument("--view", choices=("text", "pdf", "ocr", "risk", "across", "certificate", "accuracy", "adjudication"), default="text",
+                   help="with --screenshot: the text, the PDF pages, a scanned PDF's pages, the queue riskiest first, the findings-across-documents list, the release certificate of an export of the queue, the accuracy on the reviewed documents, or the adjudication of double-reviewed documents")
     g.set_defaults(func=cmd_gui)

@@ -169,11 +169,17 @@ def cmd_import_reviewed(args) -> int:
 def cmd_export_reviewed(args) -> int:
     from .core.learn.interchange import export_reviewed, labelstudio_config
 
+    from .core.learn.reviewed import reviewed_document_rows
+    from .review_cli import unadjudicated_warning
+
     ws = _open(args.workspace)
     try:
+        warning = unadjudicated_warning(ws, [r.id for r in reviewed_document_rows(ws)])
         n = export_reviewed(ws, args.out, args.format)
     finally:
         ws.close()
+    if warning:
+        _err(warning)
     print(f"{n} reviewed document(s) written to {args.out}")
     if args.format == "labelstudio":
         cfg = Path(args.out).with_suffix(".label_config.xml")

@@ -58,6 +58,8 @@ class Review:
     decisions: dict[str, int] = field(default_factory=dict)  # kind -> decisions in force
     undone: int = 0
     detection_runs: list[int] = field(default_factory=list)
+    # Set for a double-reviewed document: {"first", "second", "adjudicators", "adjudicated"}.
+    double_review: dict[str, Any] | None = None
 
 
 def document_review(workspace, document_id: int) -> Review:
@@ -72,7 +74,32 @@ def document_review(workspace, document_id: int) -> Review:
         decisions={k: kinds.get(k, 0) for k in DECISION_KINDS},
         undone=sum(d.undone for d in rows if d.action.value != "undo"),
         detection_runs=runs,
+        double_review=_double_review(workspace, document_id),
     )
+
+
+def _double_review(workspace, document_id: int) -> dict[str, Any] | None:
+    marks = workspace.double_reviews([document_id])
+    if not marks:
+        return None
+    mark = marks[0]
+    return {
+        "first": mark.first_reviewer,
+        "second": mark.second_reviewer,
+        "adjudicators": workspace.adjudicators(document_id),
+        "adjudicated": not workspace.awaiting_adjudication([document_id]),
+    }
+
+
+def agreement_record(workspace) -> dict[str, Any] | None:
+    """The workspace's inter-reviewer agreement (``core.agreement``), or None when no
+    document has been reviewed twice: figures and reviewer names, no text."""
+    from .agreement import agreement
+
+    pairs, reviewers = workspace.review_pairs()
+    if not pairs:
+        return None
+    return {"reviewers": reviewers, **agreement(pairs).to_json()}
 
 
 def certified_output(
@@ -98,6 +125,7 @@ def certified_output(
         "decisions": dict(review.decisions) if review else {k: 0 for k in DECISION_KINDS},
         "decisions_undone": review.undone if review else 0,
         "detection_runs": list(review.detection_runs) if review else [],
+        "double_review": review.double_review if review else None,
         "undecided_auto_accepted": auto_accepted,
         "replaced": dict(sorted(result.counts.items())),
         "rescan_findings": len(result.rescan_findings),
@@ -191,11 +219,12 @@ def export_record(
     options: dict[str, Any],
     detector: dict[str, Any],
     runs: dict[str, dict[str, Any]] | None = None,
+    agreement: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     from .. import __version__
 
     outputs = sorted(outputs, key=lambda o: o["file"])
-    return {
+    record = {
         "exported_utc": utc_now(),
         "app_version": __version__,
         "tool": tool,
@@ -206,6 +235,9 @@ def export_record(
         "outputs": outputs,
         "totals": totals(outputs),
     }
+    if agreement is not None:
+        record["agreement"] = agreement
+    return record
 
 
 def totals(outputs: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -300,9 +332,32 @@ def summary_lines(cert: dict[str, Any]) -> list[str]:
             f"Replaced: {_counts(t['replaced'])}",
             f"Re-scan: {t['rescan_findings']} finding(s), {t['residual_originals']} replaced value(s) still present",
         ]
+        if e.get("agreement"):
+            lines.append(_agreement_line(e["agreement"]))
         for out in e["outputs"]:
             lines.append(f"  {out['file']}: " + _output_line(out))
     return lines
+
+
+def _agreement_line(a: dict[str, Any]) -> str:
+    o = a["overall"]
+
+    def f(x: float | None) -> str:
+        return "-" if x is None else f"{x:.3f}"
+
+    return (
+        f"Reviewer agreement ({', '.join(a['reviewers'])}; {a['documents']} document(s) reviewed twice): "
+        f"kappa {f(o['kappa'])} over {o['tokens']} words; spans precision {f(o['precision'])}, "
+        f"recall {f(o['recall'])}, F1 {f(o['f1'])}"
+    )
+
+
+def _double_line(d: dict[str, Any] | None) -> str:
+    if not d:
+        return ""
+    state = "adjudicated" if d["adjudicated"] else "NOT ADJUDICATED"
+    by = f" by {', '.join(d['adjudicators'])}" if d["adjudicators"] else ""
+    return f"; double review {d['first'] or '-'} / {d['second'] or '-'}, {state}{by}"
 
 
 def _output_line(out: dict[str, Any]) -> str:
@@ -310,7 +365,8 @@ def _output_line(out: dict[str, Any]) -> str:
         return f"not written ({out.get('error_code') or 'failed'})"
     check = " — CHECK BEFORE RELEASE" if out["needs_check"] else ""
     return (
-        f"{out['output']}, SHA-256 {out['output_sha256']}; reviewers {', '.join(out['reviewers']) or 'none'}; "
+        f"{out['output']}, SHA-256 {out['output_sha256']}; reviewers {', '.join(out['reviewers']) or 'none'}"
+        f"{_double_line(out.get('double_review'))}; "
         f"decisions {_counts(out['decisions'])}; auto-accepted {out['undecided_auto_accepted']}; "
         f"re-scan {out['rescan_findings']}, residual {out['residual_originals']}{check}"
     )

@@ -86,6 +86,8 @@ def take_screenshot(window, out: Path, view: str) -> None:
         target = _certificate_view(window, out)
     elif view == "accuracy":
         target = _accuracy_view(window)
+    elif view == "adjudication":
+        target = _adjudication_view(window)
     for _ in range(5):
         QApplication.processEvents()
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -126,6 +128,14 @@ def _accuracy_view(window):
     return dlg
 
 
+def _adjudication_view(window):
+    """Review → Adjudicate disagreements on the first double-reviewed document with two
+    finished reviews (benchmarks/screenshots.py records such reviews before it shoots)."""
+    dlg = window.open_adjudication()
+    dlg.resize(min(1200, window.width()), min(560, window.height()))
+    return dlg
+
+
 def _certificate_view(window, out: Path):
     """Exports the queue (undecided findings accepted) into a folder beside the screenshot
     and shows the release certificate that export wrote."""
@@ -163,6 +173,12 @@ def run(args) -> int:
     from .settings import AppSettings
 
     settings = AppSettings()
+    if not settings.reviewer_chosen and not args.screenshot:
+        from .settings import ask_reviewer_name
+
+        if not ask_reviewer_name(settings):
+            print("deid-desktop: a reviewer name is needed to record decisions", file=sys.stderr)
+            return 2
     ws_path = Path(args.workspace or settings.workspace_path).expanduser()
     try:
         workspace = Workspace.open(ws_path)

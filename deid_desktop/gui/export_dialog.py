@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
@@ -49,6 +50,22 @@ def start_export_session(settings: AppSettings) -> None:
     """Each start of the application exports with the default mode until the reviewer picks
     another: a Blackout chosen weeks ago must not silently apply to today's export."""
     settings.export_mode = DEFAULT_MODE
+
+
+def confirm_unadjudicated(parent: QWidget, n: int) -> bool:
+    """Ask before exporting double-reviewed documents whose two reviews are not adjudicated:
+    their export would follow the first review alone. Cancel is the default."""
+    box = QMessageBox(
+        QMessageBox.Icon.Warning, "Not adjudicated",
+        f"{n} document(s) in this export were reviewed twice and are not adjudicated yet. Exported now, they "
+        "follow the first reviewer's decisions alone, not an adjudicated truth.",
+        QMessageBox.StandardButton.Cancel, parent,
+    )
+    box.setObjectName("unadjudicatedQuestion")
+    export = box.addButton("Export anyway", QMessageBox.ButtonRole.AcceptRole)
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    box.exec()
+    return box.clickedButton() is export
 
 
 def _mode_label(mode: str) -> str:
@@ -271,6 +288,10 @@ class ExportDialog(QDialog):
                 f"{len(blocked)} document(s) are not marked reviewed: {names}. Review them (Ctrl+Enter marks a document "
                 "reviewed) or choose “Export them anyway, with every detection accepted”."
             )
+            return False
+        waiting = self.workspace.awaiting_adjudication(ids)
+        if waiting and not confirm_unadjudicated(self, len(waiting)):
+            self._say(f"{len(waiting)} double-reviewed document(s) await adjudication (Review → Adjudicate disagreements).")
             return False
         self.settings.export_folder = self.folder.text()
         self.settings.export_mode = opts.mode

@@ -209,6 +209,7 @@ class ExportJob:
             options={"mode": opts.mode, "format": opts.fmt or "same as input", "unreviewed_policy": opts.unreviewed, "rescan": True},
             detector=certificate.detector_record(detector, active_model=active.name if active else None),
             runs=certificate.detection_runs(self.workspace, runs),
+            agreement=certificate.agreement_record(self.workspace),
         )
 
     def _load(self, row):

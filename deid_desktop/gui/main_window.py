@@ -15,6 +15,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
+    QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -113,6 +114,7 @@ class MainWindow(QMainWindow):
         self.across_dialog: AcrossDialog | None = None
 
         self._update_title()
+        self._update_reviewer_label()
         self.queue_model.refresh()
         self.resize(1280, 800)
         self.resizeDocks([self.queue, self.findings], [350, 390], Qt.Orientation.Horizontal)
@@ -153,8 +155,12 @@ class MainWindow(QMainWindow):
         self.cancel_button.setToolTip("Stop reading files and detecting; finished documents are kept")
         self.cancel_button.clicked.connect(self.cancel_background_work)
         self.cancel_button.hide()
+        self.reviewer_label = QLabel()
+        self.reviewer_label.setObjectName("reviewerLabel")
+        self.reviewer_label.setToolTip("Recorded with every decision (File → Settings changes it)")
         bar.addPermanentWidget(self.progress)
         bar.addPermanentWidget(self.cancel_button)
+        bar.addPermanentWidget(self.reviewer_label)
         bar.addPermanentWidget(self.detector_label)
 
     def _handlers(self) -> dict[str, Callable[[], None]]:
@@ -188,6 +194,10 @@ class MainWindow(QMainWindow):
             "open_folder": self.open_folder_dialog,
             "export": self.open_export_dialog,
             "find_document": self._focus_filter,
+            "mark_double_review": self.mark_double_review,
+            "sample_double_review": self.open_sample_dialog,
+            "adjudicate": self.open_adjudication,
+            "agreement": self.open_agreement,
             "settings": self.open_settings,
             "shortcuts_help": self.show_shortcuts,
             "quit": self.close,
@@ -266,6 +276,9 @@ class MainWindow(QMainWindow):
         review.addSeparator()
         review.addAction(a["mark_reviewed"])
         review.addAction(self.redetect_action)
+        review.addSeparator()
+        for k in ("mark_double_review", "sample_double_review", "adjudicate"):
+            review.addAction(a[k])
         nav = mb.addMenu("&Navigate")
         for k in ("next", "previous", "next_document", "previous_document", "find_document"):
             nav.addAction(a[k])
@@ -273,7 +286,9 @@ class MainWindow(QMainWindow):
         for k in ("zoom_in", "zoom_out", "fit_width", "accept_unread_page"):
             view.addAction(a[k])
         try:
-            mb.addMenu(build_model_menu(self, lambda: self.workspace))
+            model = build_model_menu(self, lambda: self.workspace)
+            model.addAction(a["agreement"])  # beside the accuracy figures
+            mb.addMenu(model)
         except Exception as e:  # the review window must open even if that menu cannot
             log.error("the model menu could not be built (%s)", type(e).__name__)
         help_menu = mb.addMenu("&Help")
@@ -366,11 +381,67 @@ class MainWindow(QMainWindow):
             return
         self.open_document(target)
 
+    # -- two reviewers ------------------------------------------------------------------------
+    def _update_reviewer_label(self) -> None:
+        c = self.controller
+        second = c.document_id is not None and self.workspace.review_pass_of(c.document_id, c.reviewer) == 2
+        self.reviewer_label.setText(f"Reviewer: {c.reviewer}" + (" · second review" if second else ""))
+
+    def mark_double_review(self) -> None:
+        doc_id = self.controller.document_id
+        if doc_id is None:
+            self.show_message("Open a document to mark it for double review.")
+            return
+        marked = self.workspace.mark_double_review([doc_id], marked_by=self.controller.reviewer)
+        self.show_message("Marked for a second, independent review." if marked else "This document is already marked for double review.")
+        self._update_reviewer_label()
+
+    def open_sample_dialog(self) -> QInputDialog:
+        dlg = QInputDialog(self)
+        dlg.setObjectName("sampleDoubleReview")
+        dlg.setWindowTitle("Sample for double review")
+        dlg.setLabelText("Share of the queue to review twice (%):")
+        dlg.setInputMode(QInputDialog.InputMode.IntInput)
+        dlg.setIntRange(1, 100)
+        dlg.setIntValue(10)
+        dlg.intValueSelected.connect(self.sample_double_review)
+        dlg.open()
+        return dlg
+
+    def sample_double_review(self, percent: int) -> None:
+        marked = self.workspace.sample_double_review(percent, marked_by=self.controller.reviewer)
+        self.show_message(f"{len(marked)} document(s) marked for a second, independent review.")
+
+    def open_adjudication(self) -> QDialog:
+        from .adjudication import AdjudicationWindow
+
+        dlg = getattr(self, "adjudication_window", None)
+        if dlg is None or not dlg.isVisible() or dlg.workspace is not self.workspace:
+            dlg = AdjudicationWindow(self.workspace, self.controller.reviewer, self)
+            dlg.resize(min(1200, self.width()), min(620, self.height()))
+            self.adjudication_window = dlg
+        else:
+            dlg.adjudicator = self.controller.reviewer
+            dlg.refresh()
+        dlg.show()
+        dlg.raise_()
+        dlg.activateWindow()
+        return dlg
+
+    def open_agreement(self) -> QDialog:
+        from .agreement import AgreementDialog
+
+        dlg = AgreementDialog(self.workspace, self)
+        dlg.resize(min(900, self.width()), min(480, self.height()))
+        dlg.show()
+        return dlg
+
     def _on_document_opened(self, doc_id: int) -> None:
         c = self.controller
         self.pane.set_document(c.row, c.document, c.text)
         if doc_id >= 0:
             self.queue.select_document(doc_id)
+        self._update_reviewer_label()
 
     def _on_spans_changed(self) -> None:
         c = self.controller
@@ -729,6 +800,8 @@ class MainWindow(QMainWindow):
         change = dlg.change
         if change.reviewer:
             self.controller.reviewer = self.settings.reviewer
+            self.controller.reload()  # a second reviewer sees their own review of the open document
+            self._update_reviewer_label()
         if change.workspace:
             self.switch_workspace(self.settings.workspace_path)
         elif change.detector:

@@ -92,6 +92,7 @@ class StepResult:
     summary: str = ""
     advance: bool = False
     changed: frozenset[int] | None = None
+    second_review: bool = False  # "mark reviewed" finished the second review, not the document
 
 
 class ReviewStep(QUndoCommand):
@@ -219,7 +220,7 @@ class ReviewController(QObject):
         when the action added, removed or moved findings, or did not say what it changed."""
         if changed is not None:
             index = {s.id: i for i, s in enumerate(self.spans)} if changed else {}
-            fresh = [s for s in self._workspace.get_spans(changed) if s.document_id == self.document_id] if changed else []
+            fresh = [s for s in self._workspace.get_spans(changed, reviewer=self.reviewer) if s.document_id == self.document_id] if changed else []
             if len(fresh) == len(changed) and all(s.id in index for s in fresh):
                 moved = False
                 for s in fresh:
@@ -239,7 +240,7 @@ class ReviewController(QObject):
         if self.document_id is None or (self.row is not None and self.row.status == DocStatus.ERROR):
             self.spans = []
             return
-        self.spans = sorted(self._workspace.list_spans(self.document_id), key=lambda s: (s.start, -s.end, s.id))
+        self.spans = sorted(self._workspace.list_spans(self.document_id, reviewer=self.reviewer), key=lambda s: (s.start, -s.end, s.id))
 
     # -- selection and navigation ---------------------------------------------------------
 
@@ -537,7 +538,7 @@ class ReviewController(QObject):
             added = skipped = changed = 0
             for doc_id in doc_ids:
                 text = self.text if doc_id == self.document_id else self._workspace.load_document(doc_id).text
-                spans = self._workspace.list_spans(doc_id)
+                spans = self._workspace.list_spans(doc_id, reviewer=self.reviewer)
                 ids, a, s, c = self._identical_in(doc_id, text, spans, needle, action, category, fine, batch)
                 if ids:
                     res.touched.add(doc_id)
@@ -623,13 +624,19 @@ class ReviewController(QObject):
         doc_id, before = self.document_id, self.row.status
         undecided = sum(1 for s in self.spans if s.state == "undecided")
 
-        def perform() -> StepResult:
-            self._workspace.set_status(doc_id, DocStatus.REVIEWED)
-            note = f" {undecided} undecided finding(s) will be treated as PHI at export." if undecided else ""
-            return StepResult([], self.current_id, {doc_id}, summary=f"Document marked reviewed.{note}", changed=frozenset())
+        reviewer = self.reviewer
 
-        def revert(_result: StepResult) -> None:
-            self._workspace.set_status(doc_id, before)
+        def perform() -> StepResult:
+            second = self._workspace.finish_review(doc_id, reviewer=reviewer) == 2
+            note = f" {undecided} undecided finding(s) will be treated as PHI at export." if undecided else ""
+            what = "Second review finished." if second else "Document marked reviewed."
+            return StepResult([], self.current_id, {doc_id}, summary=f"{what}{note}", changed=frozenset(), second_review=second)
+
+        def revert(result: StepResult) -> None:
+            if result.second_review:
+                self._workspace.reopen_second_review(doc_id)
+            else:
+                self._workspace.set_status(doc_id, before)
 
         return self._run("Mark document reviewed", perform, revert=revert)
 

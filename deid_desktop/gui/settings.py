@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import getpass
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,12 +25,30 @@ from PySide6.QtWidgets import (
 from ..core.paths import user_data_dir
 from . import file_dialogs
 
+REVIEWER_ENV = "DEID_REVIEWER"
 ORGANISATION = "deid-desktop"
 APPLICATION = "deid-desktop"
 
 
 def default_workspace_path() -> Path:
     return user_data_dir() / "workspace.sqlite"
+
+
+def ask_reviewer_name(settings: "AppSettings", parent: QWidget | None = None) -> bool:
+    """At first start: the name every decision will be recorded with (attribution, not a
+    login: no password). Offers the account name; False when the user cancels."""
+    from PySide6.QtWidgets import QInputDialog
+
+    name, ok = QInputDialog.getText(
+        parent, "Who is reviewing?",
+        "Your name is recorded with every decision you make, so two reviewers' work can be told apart\n"
+        "and compared. It is not a password; Settings changes it.",
+        QLineEdit.EchoMode.Normal, _default_reviewer(),
+    )
+    if not ok or not name.strip():
+        return False
+    settings.reviewer = name
+    return True
 
 
 def _default_reviewer() -> str:
@@ -112,7 +131,13 @@ class AppSettings:
 
     @property
     def reviewer(self) -> str:
-        return self._str("review/reviewer") or _default_reviewer()
+        return self._str("review/reviewer") or os.environ.get(REVIEWER_ENV, "").strip() or _default_reviewer()
+
+    @property
+    def reviewer_chosen(self) -> bool:
+        """Whether a reviewer name was chosen (in Settings, at first start, or for this run by
+        the DEID_REVIEWER environment variable); if not, the app asks at start."""
+        return bool(self._str("review/reviewer").strip() or os.environ.get(REVIEWER_ENV, "").strip())
 
     @reviewer.setter
     def reviewer(self, v: str) -> None:

@@ -110,12 +110,27 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("open_folder", ("Ctrl+Shift+O",), "Open &folder…", "Import a folder; each subfolder becomes one subject.", GENERAL),
     Shortcut("export", ("Ctrl+E",), "&Export…", "Write de-identified copies of reviewed documents.", GENERAL),
     Shortcut("find_document", ("Ctrl+F",), "&Find document", "Jump to the document filter.", GENERAL),
+    Shortcut("mark_double_review", ("Ctrl+Alt+D",), "Mark for &double review", "Mark this document for a second, independent review: the next other reviewer to open it starts from the detector's findings, without seeing the first review.", REVIEW),
+    Shortcut("sample_double_review", ("Ctrl+Alt+S",), "Sample the queue for double review…", "Mark a random share of the queue (N %) for a second, independent review.", REVIEW),
+    Shortcut("adjudicate", ("Ctrl+Alt+J",), "Ad&judicate disagreements…", "Where the two reviewers of a document disagree, side by side: keep one, neither, or set the span by hand.", REVIEW),
+    Shortcut("agreement", ("Ctrl+Alt+K",), "Reviewer a&greement…", "Cohen's kappa per word and span precision/recall of one reviewer against the other, per category.", REVIEW),
     Shortcut("settings", ("Ctrl+,",), "&Settings…", "Ensemble, models, surrogates, workspace and reviewer name.", GENERAL),
     Shortcut("shortcuts_help", ("F1",), "&Keyboard shortcuts", "Show this table.", GENERAL),
     Shortcut("quit", ("Ctrl+Q",), "&Quit", "Close the window; every decision is already saved.", GENERAL),
 )
 
 BY_ACTION: dict[str, Shortcut] = {s.action: s for s in SHORTCUTS}
+
+ADJUDICATE = "Adjudicate (in its window)"
+# Keys of the adjudication window, which has the focus while it is open.
+ADJUDICATION: tuple[Shortcut, ...] = (
+    Shortcut("pick_left", ("Left",), "Keep left", "Keep the first reviewer's spans in this place.", ADJUDICATE),
+    Shortcut("pick_right", ("Right",), "Keep right", "Keep the second reviewer's spans in this place.", ADJUDICATE),
+    Shortcut("neither", ("0",), "Neither", "No PHI in this place: drop both reviewers' spans.", ADJUDICATE),
+    Shortcut("edit", ("E",), "Edit…", "Set the span by hand: select the words and pick the category.", ADJUDICATE),
+    Shortcut("previous", ("K",), "Previous", "Go to the previous disagreement.", ADJUDICATE),
+    Shortcut("next", ("J",), "Next", "Go to the next disagreement (into the next document at the end of one).", ADJUDICATE),
+)
 
 
 def tooltip(action: str) -> str:
@@ -126,7 +141,7 @@ def tooltip(action: str) -> str:
 
 def help_rows() -> list[tuple[str, str, str]]:
     """(group, keys, what it does) in display order."""
-    return [(s.group, " / ".join(s.keys), s.help) for s in SHORTCUTS]
+    return [(s.group, " / ".join(s.keys), s.help) for s in (*SHORTCUTS, *ADJUDICATION)]
 
 
 # The character Shift types on each key of a US keyboard that has one (letters aside).

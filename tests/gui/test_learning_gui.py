@@ -70,7 +70,7 @@ def test_the_review_window_has_the_model_menu(window):
     menus = [a.menu() for a in window.menuBar().actions() if a.menu() is not None and a.menu().objectName() == "modelMenu"]
     assert len(menus) == 1
     titles = [a.text() for a in menus[0].actions() if a.text()]
-    assert titles == ["Retrain from corrections…", "Model versions…", "Ensemble weights…", "Proposed rules…", "Allow / deny lists…", "Accuracy on your documents…"]
+    assert titles == ["Retrain from corrections…", "Model versions…", "Ensemble weights…", "Proposed rules…", "Allow / deny lists…", "Accuracy on your documents…", "Reviewer a&greement…"]
 
 
 def test_menu_actions_open_one_dialog_of_each_kind(qtbot, host, ws):

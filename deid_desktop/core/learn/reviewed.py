@@ -76,8 +76,12 @@ def load_reviewed(ws: Workspace, document_id: int) -> ReviewedDocument:
 
 
 def reviewed_documents(ws: Workspace, document_ids: Iterable[int] | None = None) -> list[ReviewedDocument]:
+    """The training and weight-fitting documents. A double-reviewed document counts once it is
+    adjudicated (its gold is the adjudicated spans, via ``final_spans``); before that either
+    review alone is one reviewer's opinion the second review exists to check, so it waits."""
     ids = [r.id for r in reviewed_document_rows(ws)] if document_ids is None else list(document_ids)
-    return [load_reviewed(ws, i) for i in ids]
+    waiting = set(ws.awaiting_adjudication(ids))
+    return [load_reviewed(ws, i) for i in ids if i not in waiting]
 
 
 def hard_negative_examples(doc: ReviewedDocument) -> list[dict[str, Any]]:

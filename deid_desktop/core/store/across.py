@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from sqlalchemy import ColumnElement, select
+from sqlalchemy import ColumnElement, exists, select
 
 from ..categories import Category
 from .documents import current_span_filter
-from .models import DocumentRecord, SpanRecord
+from .models import DocumentRecord, DoubleReview, SpanRecord
 from .rows import DocStatus, SpanState
 
 CONTEXT_CHARS = 40
@@ -108,6 +108,9 @@ def _span_conditions(category, needle, subject_id, undecided_only) -> list[Colum
     conditions: list[ColumnElement[bool]] = [
         current_span_filter(),
         DocumentRecord.status != DocStatus.ERROR.value,
+        # A document in double review is left out until its second review is finished: the
+        # list shows first-review states, which the second reviewer must not see.
+        ~exists().where(DoubleReview.document_id == SpanRecord.document_id, DoubleReview.second_done_at.is_(None)),
     ]
     if category is not None:
         conditions.append(SpanRecord.current_category == Category(category).value)

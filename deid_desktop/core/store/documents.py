@@ -28,8 +28,11 @@ def dump_json(value: Any) -> str:
 
 
 def current_span_filter() -> ColumnElement[bool]:
-    """Spans the user sees: not replaced by a later detection run, not a withdrawn addition."""
-    return and_(SpanRecord.superseded_by_run_id.is_(None), SpanRecord.state != WITHDRAWN)
+    """Spans of a document's (first) review: not replaced by a later detection run, not a
+    withdrawn addition, not added in the second review of a double-reviewed document."""
+    return and_(
+        SpanRecord.superseded_by_run_id.is_(None), SpanRecord.state != WITHDRAWN, SpanRecord.review_pass == 1
+    )
 
 
 class DocumentsRepository:

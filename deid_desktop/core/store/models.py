@@ -158,6 +158,10 @@ class SpanRecord(Base):
     current_category: Mapped[str] = mapped_column(String)
     current_fine: Mapped[str] = mapped_column(String)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    # Added by migration 0005: the review a reviewer-added span belongs to (2: the second,
+    # independent review of a double-reviewed document). Detected spans are 1 and shared by
+    # both reviews; the cached state above is always that of the span's own review.
+    review_pass: Mapped[int] = mapped_column(Integer, server_default=text("1"))
 
 
 class ReviewDecision(Base):
@@ -181,6 +185,44 @@ class ReviewDecision(Base):
     end: Mapped[int | None] = mapped_column(Integer)
     batch: Mapped[str | None] = mapped_column(String)
     undoes_id: Mapped[int | None] = mapped_column(ForeignKey("review_decisions.id"))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    # Added by migration 0005: which review of the document the decision belongs to (1, or 2
+    # for the second reviewer of a double-reviewed document); every older decision is 1.
+    review_pass: Mapped[int] = mapped_column(Integer, server_default=text("1"))
+
+
+# Added by migration 0005: double review and adjudication.
+
+
+class DoubleReview(Base):
+    """A document marked for a second, independent review. The reviewers are claimed by
+    name: the first is whoever decided on the document before (or first after) the mark, the
+    second the next other person to decide on it."""
+
+    __tablename__ = "double_reviews"
+
+    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id"), primary_key=True)
+    first_reviewer: Mapped[str | None] = mapped_column(String)
+    second_reviewer: Mapped[str | None] = mapped_column(String)
+    second_done_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    marked_by: Mapped[str] = mapped_column(String)
+    marked_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class AdjudicationChoice(Base):
+    """One choice of an adjudicator about one disagreement (a region of text). Append-only
+    like the decision log: a later choice for the same region replaces an earlier one."""
+
+    __tablename__ = "adjudications"
+    __table_args__ = (Index("ix_adjudications_document_id", "document_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id"))
+    start: Mapped[int] = mapped_column(Integer)
+    end: Mapped[int] = mapped_column(Integer)
+    choice: Mapped[str] = mapped_column(String)
+    spans_json: Mapped[str] = mapped_column(Text)
+    adjudicator: Mapped[str] = mapped_column(String)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 

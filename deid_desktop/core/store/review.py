@@ -17,7 +17,8 @@ from ..spans import REVIEWER, Span, merge_overlapping, sort_spans
 from .database import Database
 from .documents import current_span_filter, dump_json
 from .errors import InvalidDecision, InvalidSpan, RecordNotFound, WorkspaceError
-from .models import DetectionRun, DocumentRecord, ReviewDecision, SpanRecord, utc_now
+from .models import AdjudicationChoice, DetectionRun, DocumentRecord, ReviewDecision, SpanRecord, utc_now
+from .passes import FIRST, SECOND, claim_pass, double_review, pass_for
 from .replay import WITHDRAWN, initial_state, replay, undone_ids
 from .rows import DecisionAction, DecisionRow, DocStatus, SpanRow
 
@@ -67,8 +68,9 @@ class ReviewRepository:
             for span in spans:
                 _check_offsets(document_id, span.start, span.end, length)
             decided: list[tuple[int, int]] = []
+            judged_second = _judged_in_second_review(session, document_id)
             for record in _current_spans(session, document_id):
-                if record.state == "undecided":
+                if record.state == "undecided" and record.id not in judged_second:
                     record.superseded_by_run_id = run_id
                 else:
                     decided.append((record.current_start, record.current_end))
@@ -101,27 +103,41 @@ class ReviewRepository:
             session.flush()
             return [record.id for record in stored]
 
-    def list_spans(self, document_id: int) -> list[SpanRow]:
+    def list_spans(self, document_id: int, *, reviewer: str | None = None) -> list[SpanRow]:
+        """The document's spans as ``reviewer`` sees them: for the second reviewer of a
+        double-reviewed document, the detector's findings with only their own decisions;
+        for everyone else (and without a reviewer) the document's first review."""
         with self._db.reading() as session:
             text = _document_with_text(session, document_id).text or ""
+            if pass_for(session, document_id, reviewer) == SECOND:
+                return second_review_rows(session, document_id, text)
             return [_span_row(record, text) for record in _current_spans(session, document_id)]
 
-    def get_spans(self, span_ids: Iterable[int]) -> list[SpanRow]:
-        """The current spans among ``span_ids`` (a withdrawn or superseded one is left out).
-        Re-reading the few spans a decision changed costs the same in a long document as in
-        a short one, where ``list_spans`` reads them all."""
+    def get_spans(self, span_ids: Iterable[int], *, reviewer: str | None = None) -> list[SpanRow]:
+        """The current spans among ``span_ids`` (a withdrawn or superseded one is left out),
+        seen as ``list_spans`` shows them to ``reviewer``. Re-reading the few spans a
+        decision changed costs the same in a long document as in a short one, where
+        ``list_spans`` reads them all."""
         ids = sorted(set(span_ids))
         if not ids:
             return []
         with self._db.reading() as session:
             records = list(
-                session.scalars(select(SpanRecord).where(SpanRecord.id.in_(ids), current_span_filter()))
+                session.scalars(select(SpanRecord).where(SpanRecord.id.in_(ids)))
             )
             texts = {
                 doc_id: session.scalar(select(DocumentRecord.text).where(DocumentRecord.id == doc_id)) or ""
                 for doc_id in {r.document_id for r in records}
             }
-            return [_span_row(record, texts[record.document_id]) for record in records]
+            second = {d for d in texts if pass_for(session, d, reviewer) == SECOND}
+            rows = [
+                row for d in sorted(second) for row in second_review_rows(session, d, texts[d]) if row.id in ids
+            ]
+            rows += [
+                _span_row(r, texts[r.document_id]) for r in records
+                if r.document_id not in second and _is_current_first(r)
+            ]
+            return rows
 
     # ------------------------------------------------------------------- review
 
@@ -145,6 +161,8 @@ class ReviewRepository:
         _check_reviewer(reviewer)
         with self._db.writing() as session:
             span = _decidable_span(session, span_id)
+            review_pass = claim_pass(session, span.document_id, reviewer)
+            _check_span_in_pass(span, review_pass)
             decision = ReviewDecision(
                 span_id=span.id,
                 document_id=span.document_id,
@@ -152,6 +170,7 @@ class ReviewRepository:
                 reviewer=reviewer,
                 batch=batch,
                 created_at=utc_now(),
+                review_pass=review_pass,
             )
             if action is DecisionAction.RELABEL:
                 if start is not None or end is not None:
@@ -162,8 +181,8 @@ class ReviewRepository:
                     parse_category(str(category)) if category is not None
                     else Category(span.current_category)
                 )
-                if fine is None and new_category.value == span.current_category:
-                    fine = span.current_fine
+                if fine is None and new_category.value == _state_in_pass(session, span, review_pass).category:
+                    fine = _state_in_pass(session, span, review_pass).fine
                 decision.category = new_category.value
                 decision.fine = normalise_fine(new_category, fine)
             elif action is DecisionAction.RESIZE:
@@ -178,7 +197,7 @@ class ReviewRepository:
             session.add(decision)
             session.flush()
             _refresh_span(session, span)
-            _mark_in_review(session, span.document_id)
+            _mark_in_review(session, span.document_id, review_pass)
             return decision.id
 
     def add_span(
@@ -198,8 +217,10 @@ class ReviewRepository:
         with self._db.writing() as session:
             _document_with_text(session, document_id)
             _check_offsets(document_id, start, end, _text_length(session, document_id))
+            review_pass = claim_pass(session, document_id, reviewer)
             now = utc_now()
             span = SpanRecord(
+                review_pass=review_pass,
                 document_id=document_id,
                 detection_run_id=None,
                 start=start,
@@ -230,12 +251,19 @@ class ReviewRepository:
                     end=end,
                     batch=batch,
                     created_at=now,
+                    review_pass=review_pass,
                 )
             )
             session.flush()
             _refresh_span(session, span)
-            _mark_in_review(session, document_id)
+            _mark_in_review(session, document_id, review_pass)
             return span.id
+
+    def review_pass_of(self, document_id: int, reviewer: str | None) -> int:
+        """1, or 2 when ``reviewer`` is (or would become) the second, independent reviewer
+        of a double-reviewed document."""
+        with self._db.reading() as session:
+            return pass_for(session, document_id, reviewer)
 
     def undo_decision(self, decision_id: int, *, reviewer: str) -> int:
         """Append an UNDO of ``decision_id`` (undoing an UNDO re-applies the original);
@@ -291,16 +319,13 @@ class ReviewRepository:
                 f"unknown unreviewed policy {unreviewed_policy!r}; expected accept or reject"
             )
         with self._db.reading() as session:
-            _document_with_text(session, document_id)
+            document = _document_with_text(session, document_id)
+            if double_review(session, document_id) is not None:
+                adjudicated = adjudicated_spans(session, document)
+                if adjudicated is not None:
+                    return adjudicated
             spans = [(r.state, _final_span(r)) for r in _current_spans(session, document_id)]
-        decided = merge_overlapping(s for state, s in spans if state in ("accepted", "added"))
-        if unreviewed_policy == "reject":
-            return decided
-        undecided = [
-            s for state, s in spans
-            if state == "undecided" and not any(s.overlaps(d) for d in decided)
-        ]
-        return sort_spans(decided + merge_overlapping(undecided))
+        return final_of(spans, unreviewed_policy)
 
     def replay_decisions(self) -> int:
         """Recompute every span's cached state from the decision log; returns how many
@@ -318,6 +343,132 @@ class ReviewRepository:
 
 
 # ------------------------------------------------------------------- helpers
+
+
+def final_of(spans: Iterable[tuple[str, Span]], unreviewed_policy: str) -> list[Span]:
+    """The spans an export replaces, from (state, span) pairs of one review: decided ones,
+    and undecided ones that overlap none of them under the "accept" policy; never overlapping."""
+    spans = list(spans)
+    decided = merge_overlapping(s for state, s in spans if state in ("accepted", "added"))
+    if unreviewed_policy == "reject":
+        return decided
+    undecided = [
+        s for state, s in spans
+        if state == "undecided" and not any(s.overlaps(d) for d in decided)
+    ]
+    return sort_spans(decided + merge_overlapping(undecided))
+
+
+def first_review_pairs(session: Session, document_id: int) -> list[tuple[str, Span]]:
+    return [(r.state, _final_span(r)) for r in _current_spans(session, document_id)]
+
+
+def second_review_records(session: Session, document_id: int) -> list[tuple[SpanRecord, str, int, int, str, str]]:
+    """The second review of a document: every current detected span with the state the
+    second reviewer's decisions give it (none of the first reviewer's count), and the spans
+    the second reviewer added. (record, state, start, end, category, fine) in text order."""
+    records = list(
+        session.scalars(
+            select(SpanRecord).where(
+                SpanRecord.document_id == document_id,
+                SpanRecord.superseded_by_run_id.is_(None),
+                ((SpanRecord.detection_run_id.is_not(None)) | (SpanRecord.review_pass == SECOND)),
+            )
+        )
+    )
+    out = []
+    for record in records:
+        state = _state_in_pass(session, record, SECOND)
+        if state.state != WITHDRAWN:
+            out.append((record, state.state, state.start, state.end, state.category, state.fine))
+    out.sort(key=lambda x: (x[2], x[3], x[0].id))
+    return out
+
+
+def second_review_rows(session: Session, document_id: int, text: str) -> list[SpanRow]:
+    return [
+        SpanRow(
+            id=r.id, document_id=r.document_id, start=start, end=end, category=Category(category), fine=fine,
+            score=r.score, source=r.source, members=tuple(json.loads(r.members_json)),
+            state=state,  # type: ignore[arg-type]
+            text=text[start:end], detection_run_id=r.detection_run_id,
+        )
+        for r, state, start, end, category, fine in second_review_records(session, document_id)
+    ]
+
+
+def second_review_pairs(session: Session, document_id: int) -> list[tuple[str, Span]]:
+    return [
+        (state, Span(start, end, Category(category), fine, r.score,
+                     source=REVIEWER if state == "added" else r.source, members=tuple(json.loads(r.members_json))))
+        for r, state, start, end, category, fine in second_review_records(session, document_id)
+    ]
+
+
+def adjudication_of(session: Session, document_id: int):
+    """The document's adjudication (``core.adjudication.Adjudication``) from both reviews'
+    final spans and the adjudicator's stored choices, oldest first so later ones win."""
+    from ..adjudication import Choice, Resolution, adjudicate
+
+    first = final_of(first_review_pairs(session, document_id), "accept")
+    second = final_of(second_review_pairs(session, document_id), "accept")
+    stored = session.scalars(
+        select(AdjudicationChoice).where(AdjudicationChoice.document_id == document_id).order_by(AdjudicationChoice.id)
+    )
+    resolutions = [
+        Resolution(c.start, c.end, Choice(c.choice), tuple(Span.from_json(d, REVIEWER) for d in json.loads(c.spans_json)))
+        for c in stored
+    ]
+    return adjudicate(first, second, resolutions)
+
+
+def both_reviews_done(session: Session, document: DocumentRecord) -> bool:
+    mark = double_review(session, document.id)
+    return (
+        mark is not None
+        and mark.second_done_at is not None
+        and document.status in (DocStatus.REVIEWED.value, DocStatus.EXPORTED.value)
+    )
+
+
+def adjudicated_spans(session: Session, document: DocumentRecord) -> list[Span] | None:
+    """The adjudicated truth of a double-reviewed document, or None while either review is
+    open or a disagreement is not adjudicated yet."""
+    if not both_reviews_done(session, document):
+        return None
+    adjudication = adjudication_of(session, document.id)
+    return adjudication.spans() if adjudication.complete else None
+
+
+def _judged_in_second_review(session: Session, document_id: int) -> set[int]:
+    return set(
+        session.scalars(
+            select(ReviewDecision.span_id).where(
+                ReviewDecision.document_id == document_id, ReviewDecision.review_pass == SECOND
+            )
+        )
+    )
+
+
+def _is_current_first(record: SpanRecord) -> bool:
+    return record.superseded_by_run_id is None and record.state != WITHDRAWN and record.review_pass == FIRST
+
+
+def _check_span_in_pass(span: SpanRecord, review_pass: int) -> None:
+    """A reviewer decides on detected spans and on spans added in their own review only."""
+    if span.detection_run_id is None and span.review_pass != review_pass:
+        raise InvalidDecision(f"span {span.id} belongs to the other review of this document")
+
+
+def _state_in_pass(session: Session, span: SpanRecord, review_pass: int):
+    """The span's state in one review: the cached one for its own review, else a replay of
+    that review's decisions over the span as detected."""
+    log = _span_decisions(session, [span.id], review_pass)
+    return replay(
+        initial_state(span.start, span.end, span.category, span.fine, added_by_reviewer=span.detection_run_id is None),
+        log,
+        undone_ids(log),
+    )
 
 
 def _check_reviewer(reviewer: str) -> None:
@@ -369,14 +520,11 @@ def _decidable_span(session: Session, span_id: int) -> SpanRecord:
     return span
 
 
-def _span_decisions(session: Session, span_ids: Iterable[int]) -> list[ReviewDecision]:
-    return list(
-        session.scalars(
-            select(ReviewDecision)
-            .where(ReviewDecision.span_id.in_(list(span_ids)))
-            .order_by(ReviewDecision.id)
-        )
-    )
+def _span_decisions(session: Session, span_ids: Iterable[int], review_pass: int | None = None) -> list[ReviewDecision]:
+    stmt = select(ReviewDecision).where(ReviewDecision.span_id.in_(list(span_ids)))
+    if review_pass is not None:
+        stmt = stmt.where(ReviewDecision.review_pass == review_pass)
+    return list(session.scalars(stmt.order_by(ReviewDecision.id)))
 
 
 def _undone_for_spans(session: Session, span_ids: Iterable[int]) -> set[int]:
@@ -384,8 +532,9 @@ def _undone_for_spans(session: Session, span_ids: Iterable[int]) -> set[int]:
 
 
 def _refresh_span(session: Session, span: SpanRecord) -> None:
-    """Rewrite the span's cached state from a full replay of its log (same transaction)."""
-    log = _span_decisions(session, [span.id])
+    """Rewrite the span's cached state from a full replay of its log in its own review
+    (same transaction); a second reviewer's decisions on a detected span leave it alone."""
+    log = _span_decisions(session, [span.id], span.review_pass)
     state = replay(
         initial_state(
             span.start, span.end, span.category, span.fine,
@@ -416,6 +565,7 @@ def _undo(session: Session, decision_id: int, reviewer: str) -> int:
         reviewer=reviewer,
         undoes_id=target.id,
         created_at=utc_now(),
+        review_pass=target.review_pass,
     )
     session.add(undo)
     session.flush()
@@ -423,10 +573,11 @@ def _undo(session: Session, decision_id: int, reviewer: str) -> int:
     return undo.id
 
 
-def _mark_in_review(session: Session, document_id: int) -> None:
+def _mark_in_review(session: Session, document_id: int, review_pass: int = FIRST) -> None:
     document = session.get(DocumentRecord, document_id)
     assert document is not None
-    if document.status in _STATUSES_BEFORE_REVIEW:
+    # The document's status is its first review's; the second review keeps its own.
+    if review_pass == FIRST and document.status in _STATUSES_BEFORE_REVIEW:
         document.status = DocStatus.IN_REVIEW.value
     document.updated_at = utc_now()
 

@@ -25,13 +25,14 @@ from .errors import WorkspaceError
 from .learning import LearningRepository
 from .models import WorkspaceInfo, utc_now
 from .review import ReviewRepository
+from .reviewers import ReviewersRepository
 
 log = logging.getLogger(__name__)
 
 SECRET_BYTES = 32
 
 
-class Workspace(DocumentsRepository, ReviewRepository, LearningRepository):
+class Workspace(DocumentsRepository, ReviewRepository, ReviewersRepository, LearningRepository):
     """Thread-safe: one engine, a short-lived session per call, writes serialised.
 
     The GUI thread and a detection worker may call the same instance concurrently.
