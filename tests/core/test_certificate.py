@@ -217,3 +217,39 @@ def test_batch_deidentify_writes_a_certificate_and_never_reads_one_back(tmp_path
         assert needle not in raw, needle
     # the certificate is the app's own file: a folder holding one never offers it as input
     assert [p.name for p in iter_input_files([out])] == [Path(o["output"]).name]
+
+
+def test_a_double_reviewed_export_names_both_reviewers_the_adjudicator_and_the_agreement(ws, tmp_path):
+    from deid_desktop.core.adjudication import Choice
+
+    doc = _import(ws, tmp_path / "in" / "letter.txt", TEXT, "p1")
+    spans = {s.text: s for s in ws.list_spans(doc)}
+    ws.decide(spans["Margaret Okafor"].id, DecisionAction.ACCEPT, reviewer="ann")
+    ws.decide(spans["03/14/2021"].id, DecisionAction.REJECT, reviewer="ann")
+    ws.mark_double_review([doc], marked_by="lead")
+    ws.finish_review(doc, reviewer="ann")
+    ws.decide(spans["03/14/2021"].id, DecisionAction.ACCEPT, reviewer="bob")  # they disagree on the date
+    ws.finish_review(doc, reviewer="bob")
+    for d in ws.adjudication(doc).disagreements:
+        ws.adjudicate(doc, d, Choice.SECOND, adjudicator="cy")
+    ws.set_status(doc, DocStatus.REVIEWED)
+
+    out = tmp_path / "released"
+    summary = _export(ws, [doc], out, unreviewed="accept")
+    assert summary.n_ok == 1
+    cert = json.loads((out / CERTIFICATE_JSON).read_text(encoding="utf-8"))
+    (export,) = cert["exports"]
+    (o,) = export["outputs"]
+    assert o["double_review"]["first"] == "ann" and o["double_review"]["second"] == "bob"
+    assert o["double_review"]["adjudicated"] is True and o["double_review"]["adjudicators"] == ["cy"]
+    agreement = export["agreement"]
+    assert agreement["reviewers"] == ["ann", "bob"] and agreement["documents"] == 1
+    assert agreement["overall"]["kappa"] is not None and agreement["overall"]["kappa"] < 1.0
+    # the adjudicated truth was exported: the date Bob kept is replaced
+    exported = (out / o["output"]).read_text(encoding="utf-8")
+    assert "03/14/2021" not in exported and "Margaret" not in exported
+    text = (out / CERTIFICATE_PDF).read_bytes()
+    assert b"Margaret" not in text and b"03/14/2021" not in text
+    with pdfplumber.open(out / CERTIFICATE_PDF) as pdf:
+        words = " ".join(p.extract_text() or "" for p in pdf.pages)
+    assert "ann" in words and "bob" in words and "Reviewer agreement" in words

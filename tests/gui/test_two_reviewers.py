@@ -116,3 +116,32 @@ def test_export_warns_before_releasing_an_unadjudicated_document(qtbot, monkeypa
     assert dlg.start() is True
     assert asked == [1]  # adjudicated: no question
     qtbot.waitUntil(lambda: not dlg.running, timeout=60_000)
+
+
+@pytest.mark.parametrize("answer, chosen", [("Ana Reviewer", True), (None, False)])
+def test_first_start_asks_for_the_reviewer_name_and_keeps_it(qtbot, monkeypatch, tmp_path, answer, chosen):
+    from PySide6.QtCore import QSettings, QTimer
+    from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit
+
+    from deid_desktop.gui.settings import REVIEWER_ENV, AppSettings, ask_reviewer_name
+
+    monkeypatch.delenv(REVIEWER_ENV, raising=False)
+    ini = str(tmp_path / "settings.ini")
+    fresh = AppSettings(QSettings(ini, QSettings.Format.IniFormat))
+    assert not fresh.reviewer_chosen  # a first start: the app will ask
+
+    def respond():
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, QInputDialog)
+        if answer is None:
+            dialog.reject()
+            return
+        dialog.findChild(QLineEdit).setText(answer)
+        dialog.accept()
+
+    QTimer.singleShot(200, respond)
+    assert ask_reviewer_name(fresh) is chosen
+    again = AppSettings(QSettings(ini, QSettings.Format.IniFormat))  # the next start
+    assert again.reviewer_chosen is chosen
+    if chosen:
+        assert again.reviewer == answer
