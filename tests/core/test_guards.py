@@ -226,3 +226,37 @@ def test_a_record_number_on_an_ordinary_line_stays(guard):
     text = "MRN T67000 seen today; SNOMED codes are on the next line."
     span = span_of(text, "T67000", Category.ID)
     assert guard.filter(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Wednesday 6th December 2023   14:30-15:40", "30-15", Category.DATE),  # inside a time range
+        ("TITRATION PORTION (01:02 -> 05:48)", "01", Category.DATE),
+        ("one VUS in ATM (c.4388T>G) which should not", "4388T", Category.CONTACT),  # a gene variant
+        ("segment VII 9 mm (5/44) and IVb 6 mm (5/61)", "5/44", Category.DATE),  # an image reference
+        ("Social: ex-smoker (quit 15 y, 25 pack-yrs)", "15", Category.AGE),  # a duration
+        ("Noise exposure ~6 yrs, reports ringing", "6", Category.AGE),
+        ("GP MANAGEMENT PLAN (GPMP) -- MBS item 721   +   TCA", "721", Category.CONTACT),  # no label
+        ("L BC       10    10   10   15   30   45   --", "30   45", Category.ID),  # table cells
+    ],
+)
+def test_shapes_that_are_never_phi(guard, text, value, category):
+    assert guard.filter(text, [span_of(text, value, category)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Seen 14/03/2023 at 14:30 by the team", "14/03/2023", Category.DATE),
+        ("Right hilar node seen on 4/5 (2024)", "4/5", Category.DATE),  # not after a measurement
+        ("Patient is 15 years old", "15", Category.AGE),
+        ("a 6 yr old boy, quiet", "6", Category.AGE),
+        ("House officer, bleep 238 after hours", "238", Category.CONTACT),
+        ("ext 8841", "8841", Category.CONTACT),
+        ("MRN 30045112 on the label", "30045112", Category.ID),
+    ],
+)
+def test_values_of_those_shapes_that_are_phi_stay(guard, text, value, category):
+    span = span_of(text, value, category)
+    assert guard.filter(text, [span]) == [span]

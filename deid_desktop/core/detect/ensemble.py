@@ -482,10 +482,12 @@ class Ensemble(Detector):
             decided = accept_validated(toks, decided, member_spans)
         decided = accept_whole(text, toks, decided, member_spans, self.config.whole_span_categories)
         spans = rebuild_spans(text, toks, decided, by_member)
-        spans = complete(text, spans)  # no identifier or name left in pieces
         if self.guard is not None:
             firm = [s for s in spans if any(getattr(self.members.get(m), "authoritative", False) for m in s.members)]
             spans = sort_spans(firm + self.guard.filter(text, [s for s in spans if s not in firm]))
+        # No identifier or name left in pieces; after the guard, so a piece it drops does not
+        # stop a neighbour's widening.
+        spans = complete(text, spans)
         if self.propagator is not None:
             spans = self.propagator.propagate(text, spans)
         return spans

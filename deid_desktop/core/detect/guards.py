@@ -109,6 +109,54 @@ def _no_date_reading(value: str) -> bool:
     return len(a) <= 2 and not any(readings) or len(a) > 2 and not readings[-1]
 
 
+# A clock time or a range of them: "14:30-15:40", "(01:02 -> 05:48)". No part of one is a date.
+_TIME_RANGE = re.compile(r"(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?:\s*(?:-|–|->|to)\s*(?:[01]?\d|2[0-3]):[0-5]\d)?(?![\d:])")
+# A gene variant in HGVS notation: "c.4388T>G", "p.Arg175His", "c.5266dupC".
+_HGVS = re.compile(r"\b[cgpmnr]\.[\w*>_+-]+")
+# A measurement just before a bracketed "n/m": a radiology image reference, "9 mm (5/44)".
+_MEASURED_BEFORE = re.compile(r"\d(?:\.\d+)?\s*(?:mm|cm)\b[^()\n]{0,24}\($")
+# Numbers said to be a duration before a year unit: "quit 15 y", "exposure ~6 yrs".
+_DURATION_BEFORE = re.compile(r"(?:\b(?:quit|for|over|past|last|since|about|approx\.?|approximately|x)|~)\s*$", re.IGNORECASE)
+_YEARS_AFTER = re.compile(r"\s*(?:y|yrs?|years?)\b(?![\s-]*old)", re.IGNORECASE)
+# A label that makes a short number something to call: "ph", "ext", "bleep 2217".
+_CONTACT_LABEL = re.compile(r"\b(?:ph|phone|tel|telephone|mob|mobile|cell|fax|pager|page|bleep|ext|extn|extension|x|call|contact|dial)\b\W{0,4}$", re.IGNORECASE)
+# Table cells: numbers of one to three digits apart by a layout gap ("30   45").
+_CELLS = re.compile(r"\d{1,3}(?:(?:\t| {2,})\d{1,3})+")
+
+
+def _inside(rx: re.Pattern[str], text: str, span: Span, reach: int = 24) -> bool:
+    """Whether ``span`` lies wholly inside one match of ``rx`` near it."""
+    lo = max(0, span.start - reach)
+    return any(m.start() <= span.start and span.end <= m.end() for m in rx.finditer(text, lo, min(len(text), span.end + reach)))
+
+
+def _is_not_phi_by_shape(text: str, span: Span) -> bool:
+    """Shapes that are never PHI whatever a model read: a piece of a clock time or a time
+    range, a piece of a gene variant, a bracketed image reference after a measurement, a
+    duration in years read as an age, a number of three digits or fewer read as a phone number
+    with no label before it (postcodes, which models sometimes call contacts, have four or more), and
+    a row of small table numbers read as an identifier."""
+    value = text[span.start : span.end]
+    if span.category in (Category.DATE, Category.AGE, Category.ID, Category.CONTACT):
+        if _inside(_HGVS, text, span):
+            return True
+    if span.category == Category.DATE:
+        if _inside(_TIME_RANGE, text, span):
+            return True
+        if _SLASH_PAIR.fullmatch(value) and text[span.end : span.end + 1] == ")" and _MEASURED_BEFORE.search(text, max(0, span.start - 40), span.start):
+            return True
+    if span.category == Category.AGE and _BARE_NUMBER.fullmatch(value):
+        if _YEARS_AFTER.match(text, span.end) and _DURATION_BEFORE.search(text, max(0, span.start - 16), span.start):
+            return True
+    if span.category == Category.CONTACT:
+        digits = sum(c.isdigit() for c in value)
+        if re.fullmatch(r"[\d\s]+", value) and digits <= 3 and not _CONTACT_LABEL.search(text, max(0, span.start - 24), span.start):
+            return True
+    if span.category == Category.ID and _CELLS.fullmatch(value):
+        return True
+    return False
+
+
 def _is_not_a_date_or_id(text: str, span: Span) -> bool:
     """A DATE that is a score, an acuity, a fraction of a week or month, or a centile; an
     ID that is a diagnosis code or a gene variant; a CONTACT with nothing to call or write to."""
@@ -259,6 +307,7 @@ class ClinicalTermGuard:
             s for s in spans
             if not _is_quantity(text, s)
             and not _is_not_a_date_or_id(text, s)
+            and not _is_not_phi_by_shape(text, s)
             and not (s.category == Category.ORGANIZATION and _only_kind_word(text[s.start : s.end]))
             and (s.category not in GUARDED_CATEGORIES or not self.covers(text, s.start, s.end))
         ]

@@ -45,13 +45,16 @@ class PostcodeDetector(RuleDetector):
     def detect(self, text: str) -> list[Span]:
         found: list[Span] = []
 
-        def add(m: re.Match, group: int, score: float) -> None:
-            found.append(self.span(m.start(group), m.end(group), Category.LOCATION, "ZIP", score))
+        def add(m: re.Match, group: int, score: float, validated: bool = False) -> None:
+            found.append(self.span(m.start(group), m.end(group), Category.LOCATION, "ZIP", score, validated=validated))
 
+        # After a state code that itself follows a town, the number is a postcode for certain
+        # (models sometimes call it a phone number): validated, so the vote keeps it a place.
+        in_address = {m.end() for m in _STATE_BEFORE_CODE.finditer(text) if m["town"] not in _NOT_A_TOWN}
         for m in _US_ZIP.finditer(text):
-            add(m, 1, 0.95)
+            add(m, 1, 0.95, validated=m.end() in in_address)
         for m in _AU_POSTCODE.finditer(text):
-            add(m, 1, 0.95)
+            add(m, 1, 0.95, validated=m.end() in in_address)
         for m in _STATE_BEFORE_CODE.finditer(text):
             if m["town"] in _NOT_A_TOWN:
                 continue
