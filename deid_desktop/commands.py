@@ -10,3 +10,6 @@ _EXTRA_COMMANDS.append(_learning)
 from .gui_cli import register as _gui
 
 _EXTRA_COMMANDS.append(_gui)
+from .table_cli import register as _tables
+
+_EXTRA_COMMANDS.append(_tables)
