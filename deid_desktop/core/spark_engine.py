@@ -24,7 +24,6 @@ from typing import Any, Iterator
 
 from .errors import IngestError
 from .tables import (
-    POSITIONS_LISTED,
     RowJob,
     TableColumns,
     TableSummary,
@@ -218,21 +217,26 @@ def _write(df, dst: str, fmt: str, overwrite: bool) -> None:
 
 
 def _summary(frame) -> TableSummary:
-    """The report's figures, counted by Spark from the kept rows."""
-    from pyspark.sql import functions as F
+    """The report's figures: one summary per partition, made where the rows are kept, and
+    merged here (one small row per partition reaches the driver)."""
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    parts = frame.select(ROW, ERROR, COUNTS).mapInPandas(summarise_batches, StructType([StructField("summary", StringType())]))
+    summary = TableSummary()
+    for row in parts.collect():
+        summary.merge(TableSummary.from_json(json.loads(row["summary"])))
+    return summary
+
+
+def summarise_batches(batches: Iterator[Any]) -> Iterator[Any]:
+    """A partition's rows → one row holding its ``TableSummary`` as JSON."""
+    import pandas as pd
 
     summary = TableSummary()
-    summary.rows = frame.count()
-    per_category = (frame.select(F.explode(F.from_json(COUNTS, "map<string,long>")))
-                    .groupBy("key").agg(F.sum("value").alias("n")).collect())
-    summary.phi_replaced.update({r["key"]: int(r["n"]) for r in per_category})
-    bad = frame.where(F.col(ERROR).isNotNull())
-    for r in bad.groupBy(ERROR).count().collect():
-        summary.errors[r[ERROR]] = int(r["count"])
-    for reason in summary.errors:
-        rows = bad.where(F.col(ERROR) == reason).select(ROW).orderBy(ROW).limit(POSITIONS_LISTED).collect()
-        summary.error_rows[reason] = [int(r[ROW]) for r in rows]
-    return summary
+    for pdf in batches:
+        for position, error, counts in zip(pdf[ROW].tolist(), pdf[ERROR].tolist(), pdf[COUNTS].tolist()):
+            summary.add_row(int(position), error if isinstance(error, str) else None, json.loads(counts))
+    yield pd.DataFrame({"summary": [json.dumps(summary.state())]})
 
 
 def restrict_permissions(dst: str) -> None:

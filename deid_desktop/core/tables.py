@@ -301,6 +301,22 @@ class TableSummary:
         if len(listed) < POSITIONS_LISTED:
             listed.append(position)
 
+    def merge(self, other: "TableSummary") -> None:
+        """Adds the figures of another part of the table (a Spark partition)."""
+        self.rows += other.rows
+        self.phi_replaced.update(other.phi_replaced)
+        self.errors.update(other.errors)
+        for reason, positions in other.error_rows.items():
+            self.error_rows[reason] = sorted(self.error_rows.get(reason, []) + positions)[:POSITIONS_LISTED]
+
+    def state(self) -> dict[str, Any]:
+        """Everything ``from_json`` needs (a partition's summary on its way to the driver)."""
+        return {"rows": self.rows, "phi_replaced": dict(self.phi_replaced), "errors": dict(self.errors), "error_rows": self.error_rows}
+
+    @classmethod
+    def from_json(cls, state: dict[str, Any]) -> "TableSummary":
+        return cls(state["rows"], Counter(state["phi_replaced"]), Counter(state["errors"]), dict(state["error_rows"]))
+
     def to_json(self) -> dict[str, Any]:
         return {
             "rows": self.rows,
