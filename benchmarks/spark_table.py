@@ -109,7 +109,9 @@ def main() -> None:
         "Throughput ≈ (executors × cores per executor) × the per-core rate above, once each core has a",
         "partition (partitions ≥ 2-3 × total cores), less the start-up and the model load per executor",
         "Python process (once, cached). On this 2-core machine the two task slots compete with the driver",
-        "and with other work, so local[2] shows the overhead more than the gain.",
+        "and with other work (load average about 10 while measured), so local[2] shows the overhead more than",
+        "the gain: its time includes each Python worker loading the detector and the passes for row positions,",
+        "input order and the report.",
     ]
     body = "\n".join(lines)
     print(body)
