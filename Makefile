@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/pip install -q --upgrade pip setuptools wheel
 	# torch first, from the constraints file, so nothing pulls a CUDA build (see README, GPU).
 	$(BIN)/pip install -q -c constraints.txt torch
-	$(BIN)/pip install -q -c constraints.txt -e '.[test]'
+	$(BIN)/pip install -q -c constraints.txt -e '.[test,spark]'
 	touch $(STAMP)
 
 sysdeps:

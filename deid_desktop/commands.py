@@ -13,3 +13,6 @@ _EXTRA_COMMANDS.append(_gui)
 from .review_cli import register as _reviewers
 
 _EXTRA_COMMANDS.append(_reviewers)
+from .table_cli import register as _tables
+
+_EXTRA_COMMANDS.append(_tables)

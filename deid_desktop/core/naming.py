@@ -330,7 +330,8 @@ class FileNamer:
 
 
 # Suffixes common in clinical exports that the standard MIME table lacks.
-_MORE_SUFFIXES = frozenset({"docx", "xlsx", "pptx", "odt", "ods", "odp", "md", "msg", "dcm", "hl7", "log", "dat"})
+_MORE_SUFFIXES = frozenset({"docx", "xlsx", "pptx", "odt", "ods", "odp", "md", "msg", "dcm", "hl7", "log", "dat",
+                            "parquet", "jsonl", "ndjson"})
 
 
 @lru_cache(maxsize=1)

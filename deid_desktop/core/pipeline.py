@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path, PurePath
 from typing import Any, Callable, Iterable, Sequence
 
-from .documents import Document, Replacement
+from .documents import Document, Replacement, apply_replacements
 from .errors import DeidError, ExportError, IngestError, content_free_traceback
 from .spans import Span, sort_spans
 from .safe_files import atomic_text
@@ -111,6 +111,16 @@ def count_residual_originals(out_text: str, originals: Iterable[str]) -> int:
     values of 3+ characters). Anything above 0 is a leak to look at before release."""
     hay = out_text.casefold()
     return sum(1 for o in {o.strip().casefold() for o in originals} if len(o) >= 3 and o in hay)
+
+
+@dataclass(frozen=True)
+class TextResult:
+    """A de-identified text, the spans found in the original (offsets into it) and what
+    replaced each of them."""
+
+    text: str
+    spans: list[Span]
+    replacements: list[Replacement]
 
 
 # How far through one file: (fraction done in [0, 1], characters of its text). PHI-free.
@@ -274,7 +284,20 @@ class Deidentifier:
         return (0.0, 1.0), (1.0, 1.0)
 
     def replacements(self, doc: Document, spans: Sequence[Span], subject: str) -> list[Replacement]:
-        return self.engine.replacements(doc.text, list(spans), subject=subject, mode=self.mode)
+        return self.text_replacements(doc.text, spans, subject)
+
+    def text_replacements(self, text: str, spans: Sequence[Span], subject: str) -> list[Replacement]:
+        return self.engine.replacements(text, list(spans), subject=subject, mode=self.mode)
+
+    def deidentify_text(self, text: str, subject: str) -> "TextResult":
+        """One text of one subject, de-identified as a batch's file would be (the same
+        detection, the same keyed replacements), for callers that hold text rather than
+        files: the table engines run this per row, in this process or in Spark executors.
+        It depends on nothing but the text, the subject, the detector and the key, so any
+        process computes the same result."""
+        spans = self.detect(text)
+        reps = self.text_replacements(text, spans, subject)
+        return TextResult(apply_replacements(text, reps), spans, reps)
 
     def export(
         self,
