@@ -214,9 +214,17 @@ def _missing(value: Any) -> bool:
 
 
 def subject_of(value: Any) -> str:
-    """A row's subject as the surrogates key it: its text, "default" when there is none."""
+    """A row's subject as the surrogates key it: its text, "default" when there is none.
+
+    A whole number is keyed by its digits whatever type carries it: pandas and Spark read an
+    integer column with a gap as floats (1234.0), JSON reads it as an int (1234), and the
+    two engines must give one patient one set of surrogates."""
     if _missing(value):
         return DEFAULT_SUBJECT
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        value = value.item()  # a numpy scalar, as pandas hands them out
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
     text = str(value).strip()
     return text or DEFAULT_SUBJECT
 

@@ -260,3 +260,16 @@ def test_shapes_that_are_never_phi(guard, text, value, category):
 def test_values_of_those_shapes_that_are_phi_stay(guard, text, value, category):
     span = span_of(text, value, category)
     assert guard.filter(text, [span]) == [span]
+
+
+@pytest.mark.parametrize("title", ["Histopathologist", "Physiotherapist", "Radiographer", "Paediatrician", "Consultant Psychiatrist"])
+def test_a_clinicians_job_title_is_not_a_name(guard, title):
+    text = f"Reported by Dr Ife Adeyemi, {title}  GMC 7033915"
+    value = title.split()[-1] if " " in title else title
+    assert guard.filter(text, [span_of(text, value)]) == []
+
+
+@pytest.mark.parametrize("text, name", [("Seen by Dr Ife Adeyemi today", "Ife Adeyemi"), ("Patient: Gideon Logist", "Gideon Logist")])
+def test_names_are_not_taken_for_job_titles(guard, text, name):
+    span = span_of(text, name)
+    assert guard.filter(text, [span]) == [span]

@@ -149,3 +149,13 @@ def test_cli_refuses_a_missing_subject_column_it_was_told_of(tmp_path, capsys):
                "--key-file", str(tmp_path / "k")])
     assert rc == 2
     assert "no subject column 'patient'" in capsys.readouterr().err
+
+
+def test_a_numeric_subject_is_one_patient_whatever_type_carries_it():
+    # pandas and Spark read an integer column with a gap as floats; JSON as ints: one patient
+    import numpy as np
+
+    from deid_desktop.core.tables import subject_of
+
+    assert subject_of(1234) == subject_of(1234.0) == subject_of(np.float64(1234.0)) == subject_of(np.int64(1234)) == "1234"
+    assert subject_of(12.5) == "12.5" and subject_of(float("nan")) == subject_of(None) == subject_of("  ") == "default"

@@ -130,6 +130,18 @@ def _inside(rx: re.Pattern[str], text: str, span: Span, reach: int = 24) -> bool
     return any(m.start() <= span.start and span.end <= m.end() for m in rx.finditer(text, lo, min(len(text), span.end + reach)))
 
 
+# A clinician's job title by its ending: "Histopathologist", "Physiotherapist", "Radiographer",
+# "Paediatrician". Read as a name when it follows one ("Dr Adeyemi, Consultant Histopathologist").
+_TITLE_WORD = re.compile(r"[A-Za-z]{3,}(?:ologist|ician|iatrist|ographer|apist|ometrist|ogist)s?")
+
+
+def _is_job_title(text: str, span: Span) -> bool:
+    if span.category != Category.NAME:
+        return False
+    parts = text[span.start : span.end].split()
+    return bool(parts) and all(_TITLE_WORD.fullmatch(p.strip(",.;:()")) for p in parts)
+
+
 def _is_not_phi_by_shape(text: str, span: Span) -> bool:
     """Shapes that are never PHI whatever a model read: a piece of a clock time or a time
     range, a piece of a gene variant, a bracketed image reference after a measurement, a
@@ -308,6 +320,7 @@ class ClinicalTermGuard:
             if not _is_quantity(text, s)
             and not _is_not_a_date_or_id(text, s)
             and not _is_not_phi_by_shape(text, s)
+            and not _is_job_title(text, s)
             and not (s.category == Category.ORGANIZATION and _only_kind_word(text[s.start : s.end]))
             and (s.category not in GUARDED_CATEGORIES or not self.covers(text, s.start, s.end))
         ]
