@@ -62,3 +62,8 @@ def test_two_pieces_of_one_value_become_one_span():
 def test_other_categories_are_left_as_they_are():
     text = "Lives in Stoke-on-Trent since 2019"
     assert found(text, [span(text, "Stoke", Category.LOCATION)]) == ["Stoke"]
+
+
+@pytest.mark.parametrize("text, part", [("02:49  152/88   106i", "152"), ("(RRSO) by 35-40, or now", "35")])
+def test_numbers_joined_to_numbers_are_not_one_identifier(text, part):
+    assert found(text, [span(text, part, Category.ID)]) == [part]

@@ -273,3 +273,40 @@ def test_a_clinicians_job_title_is_not_a_name(guard, title):
 def test_names_are_not_taken_for_job_titles(guard, text, name):
     span = span_of(text, name)
     assert guard.filter(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Boostrix batch AB1234 exp 03/2026, left deltoid", "03/2026", Category.DATE),  # a product's date
+        ("Fluad Quad lot K77X1 expiry: 11/25", "11/25", Category.DATE),
+        ("as the Equality Act 2010 requires", "2010", Category.DATE),  # a law's year
+        ("managed per the BSR 2015 guideline", "2015", Category.DATE),
+        ("Next visit Tue/Fri. Review in clinic", "Tue/Fri", Category.NAME),  # a weekday alone
+        ("Dressing changes Monday and Thursday", "Monday and Thursday", Category.DATE),
+        ("Plan: extraction of LR6 under LA", "LR6", Category.ID),  # a tooth
+        ("Caries in tooth 36 and 46", "36", Category.AGE),
+        ("Immunohistochemistry: MLH1, PMS2 retained", "MLH1", Category.ID),  # too short to be anyone's
+        ("St Brannock's Primary, Y3", "Y3", Category.ID),
+        ("Review in 3/52 with bloods", "3/52", Category.DATE),  # a duration
+        ("Fell 2/52 ago at home", "2/52", Category.DATE),
+    ],
+)
+def test_dates_and_numbers_that_are_nobodys(guard, text, value, category):
+    assert guard.filter(text, [span_of(text, value, category)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Seen on Monday 3 June 2024 in clinic", "Monday 3 June 2024", Category.DATE),
+        ("Discharged 03/2026 to home", "03/2026", Category.DATE),
+        ("Born in 2010 in Leeds", "2010", Category.DATE),
+        ("NHI ZAC5361 on the label", "ZAC5361", Category.ID),
+        ("Plate AB12 CDE seen", "AB12 CDE", Category.ID),  # six letters and digits
+        ("Aged 36 at diagnosis", "36", Category.AGE),
+    ],
+)
+def test_dates_and_ids_of_a_person_stay(guard, text, value, category):
+    span = span_of(text, value, category)
+    assert guard.filter(text, [span]) == [span]

@@ -55,6 +55,12 @@ def _continues(part: str, category: Category) -> bool:
     return any(c.isdigit() for c in part) or part.isupper()
 
 
+def _is_identifier_token(value: str) -> bool:
+    """A joined token worth taking whole as an identifier: letters and digits together
+    ("KHC-0441972"); two numbers joined ("152/88", "35-40") are a pressure or a range."""
+    return any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
+
+
 def complete(text: str, spans: Iterable[Span]) -> list[Span]:
     """``spans`` with every ID, NAME and CONTACT span widened to its whole joined token, unless
     the widening would reach into a span of another category."""
@@ -66,6 +72,8 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
             continue
         start = _widen_start(text, s.start, s.category)
         end = _widen_end(text, s.end, s.category)
+        if s.category is Category.ID and (start, end) != (s.start, s.end) and not _is_identifier_token(text[start:end]):
+            start, end = s.start, s.end
         if s.category is Category.CONTACT and start > 0 and text[start - 1] == "(" and ")" in text[start:end] and "(" not in text[start:end]:
             start -= 1
         prev = ordered[i - 1] if i > 0 else None

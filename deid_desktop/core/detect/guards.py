@@ -69,7 +69,8 @@ _SCORE_LABEL = re.compile(
     re.IGNORECASE,
 )
 # UK shorthand for a span of days, weeks or months: "for 7/7", "x 3/52", "over 6/12"
-_DURATION_LABEL = re.compile(r"(?:for|x|over|within|past|last)\s*$", re.IGNORECASE)
+_DURATION_LABEL = re.compile(r"(?:for|x|over|within|past|last|in|after|every|q|next)\s*$", re.IGNORECASE)
+_AGO_AFTER = re.compile(r"\s*(?:ago|later|post|time)\b", re.IGNORECASE)
 _DURATION = re.compile(r"\d{1,2}/(?:7|52|12)")
 _FRACTION = re.compile(r"\d{1,2}\s*/\s*\d{1,2}(?:\s+\d{1,2}\s*/\s*\d{1,2})?")
 _ORDINAL = re.compile(r"(\d{1,3})(?:st|nd|rd|th)", re.IGNORECASE)
@@ -142,6 +143,49 @@ def _is_job_title(text: str, span: Span) -> bool:
     return bool(parts) and all(_TITLE_WORD.fullmatch(p.strip(",.;:()")) for p in parts)
 
 
+# Dates that belong to a product, not a person: "Batch AB123 exp 03/2026", "use by 12/25".
+_EXPIRY_BEFORE = re.compile(r"\b(?:exp|expiry|expires|expiring|expiration|use[\s-]by|best[\s-]before|BB)\b\.?\s*(?:date)?\s*[:=-]?\s*$", re.IGNORECASE)
+# The year of an act, a regulation or a guideline: "Equality Act 2010", "BSR 2015 guideline".
+_LAW_BEFORE = re.compile(r"\b(?:Act|Acts|Regulations?|Code|Order|Rules|Bill|Amendment)\s*(?:\(\w+\)\s*)?$")
+_GUIDELINE_AFTER = re.compile(r"\s*(?:guidelines?|guidance|criteria|consensus|classification|recommendations?|edition|ed\.|version)\b", re.IGNORECASE)
+# A weekday alone says nothing of a person ("Next visit Tue/Fri").
+_WEEKDAYS = re.compile(
+    r"(?:(?:mon|tues?|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?|wednesday|thursday|saturday)\.?(?:\s*(?:/|&|and|or|,|-)\s*"
+    r"(?:(?:mon|tues?|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?|wednesday|thursday|saturday)\.?)*",
+    re.IGNORECASE,
+)
+# A tooth in Palmer or FDI notation after a dental word: "LR6", "UL7", "tooth 36".
+_TOOTH = re.compile(r"(?:[UL][RL]\s?[1-8][A-E]?|[1-4][1-8]|[5-8][1-5])")
+_DENTAL_BEFORE = re.compile(r"\b(?:tooth|teeth|molar|premolar|incisor|canine|wisdom|extraction of|extract|XLA|RCT|crown on|filling)\b\W*$", re.IGNORECASE)
+
+
+def _is_not_anyones(text: str, span: Span) -> bool:
+    """Dates and numbers tied to a product, a law or the week, not to a person: an expiry
+    date after its label, the year of an act or a guideline, a weekday alone, a tooth; and
+    an identifier too short to single anyone out (fewer than three digits in fewer than six
+    characters: a gene such as "MLH1", a school year "Y3", a label "SN")."""
+    value = text[span.start : span.end]
+    before = text[max(0, span.start - 24) : span.start]
+    if span.category == Category.DATE:
+        if _EXPIRY_BEFORE.search(before):
+            return True
+        if re.fullmatch(r"(?:19|20)\d\d", value) and (_LAW_BEFORE.search(before) or _GUIDELINE_AFTER.match(text, span.end)):
+            return True
+    if span.category in (Category.DATE, Category.NAME) and _WEEKDAYS.fullmatch(value.strip()):
+        return True
+    if span.category in (Category.AGE, Category.DATE, Category.ID) and _TOOTH.fullmatch(value) and (
+        _DENTAL_BEFORE.search(before) or value[:1] in "UL"
+    ):
+        return True
+    if span.category == Category.ID:
+        alnum = [c for c in value if c.isalnum()]
+        # alone: a piece of a longer number ("1" of "4948 63413 4 1") is kept with the rest
+        near = text[max(0, span.start - 2) : span.start] + text[span.end : span.end + 2]
+        if sum(c.isdigit() for c in alnum) < 3 and len(alnum) < 6 and not any(c.isdigit() for c in near):
+            return True
+    return False
+
+
 def _is_not_phi_by_shape(text: str, span: Span) -> bool:
     """Shapes that are never PHI whatever a model read: a piece of a clock time or a time
     range, a piece of a gene variant, a bracketed image reference after a measurement, a
@@ -182,7 +226,7 @@ def _is_not_a_date_or_id(text: str, span: Span) -> bool:
         line_start = text.rfind("\n", 0, span.start) + 1
         if _SNELLEN.fullmatch(value) and _ACUITY_LINE.search(text, line_start, span.start):
             return True
-        if _DURATION.fullmatch(value) and _DURATION_LABEL.search(before):
+        if _DURATION.fullmatch(value) and (_DURATION_LABEL.search(before) or _AGO_AFTER.match(text, span.end)):
             return True
         if _no_date_reading(value):
             return True
@@ -321,6 +365,7 @@ class ClinicalTermGuard:
             and not _is_not_a_date_or_id(text, s)
             and not _is_not_phi_by_shape(text, s)
             and not _is_job_title(text, s)
+            and not _is_not_anyones(text, s)
             and not (s.category == Category.ORGANIZATION and _only_kind_word(text[s.start : s.end]))
             and (s.category not in GUARDED_CATEGORIES or not self.covers(text, s.start, s.end))
         ]
