@@ -76,7 +76,8 @@ def _jpeg_with_exif(image: Image.Image) -> bytes:
     return buf.getvalue()
 
 
-def _letter_pdf() -> bytes:
+def letter_pdf() -> bytes:
+    """The letter: five lines of text, the form pasted below them, one more line under it."""
     from reportlab.lib.utils import ImageReader
     from reportlab.pdfgen.canvas import Canvas
 
@@ -127,7 +128,7 @@ def _ocr(image: Image.Image) -> str:
 @pytest.fixture(scope="module")
 def letter_path(tmp_path_factory):
     path = tmp_path_factory.mktemp("letter") / "letter.pdf"
-    path.write_bytes(_letter_pdf())
+    path.write_bytes(letter_pdf())
     return path
 
 
