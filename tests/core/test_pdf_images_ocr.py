@@ -273,3 +273,13 @@ def test_a_picture_without_text_flags_the_page_and_adds_no_text(tmp_path):
     assert doc.text == "Wound photograph attached."
     assert doc.meta["pages_with_images"] == [1]
     assert any("without text OCR could read" in w for w in doc.warnings)
+
+
+def test_the_output_reads_back_without_its_page_image_read_twice(batch):
+    # the exported page is one image under a text layer that says what it shows, the form's
+    # words included: OCR reads only what the letters of that layer leave (the form's
+    # speckle), so the text read back is the text layer's, once
+    _, output, _, _ = batch
+    auto, never = load_document(output), load_document(output, ocr="never")
+    assert auto.text == never.text and "ocr" not in auto.meta
+    assert "ZAC5361" not in auto.text and "diabetes review" in auto.text

@@ -201,10 +201,18 @@ def read_image(original, dpi: int = OCR_DPI) -> OcrPage:
 def has_ink(image) -> bool:
     """Whether the page may hold text: some ink, but not a page that is nearly all dark (a
     blacked-out or unexposed page, where Tesseract would only chase noise)."""
+    return _MIN_INK <= _ink_share(image) <= _MAX_INK
+
+
+def inkless(image) -> bool:
+    """Whether an image, cleaned of speckle (``prepare``), holds less ink than two letters."""
+    return _ink_share(prepare(image, 0.0)) < _MIN_INK
+
+
+def _ink_share(image) -> float:
     import numpy as np
 
-    share = float((np.asarray(image) < 128).mean())
-    return _MIN_INK <= share <= _MAX_INK
+    return float((np.asarray(image) < 128).mean())
 
 
 def recognise(image) -> list[OcrWord]:

@@ -88,7 +88,7 @@ class PageImages:
     """What OCR found in one page's images."""
 
     read: list[ImageRead] = field(default_factory=list)
-    without_text: int = 0  # images OCR looked at and read no text from
+    without_text: int = 0  # images with ink beyond the text layer's letters that OCR read no text from
 
 
 def read_images(pdf, index: int, boxes: list[list[float]], text_boxes: list[list[float]], ocr: str, dpi: int) -> PageImages:
@@ -96,7 +96,7 @@ def read_images(pdf, index: int, boxes: list[list[float]], text_boxes: list[list
     the text layer's character boxes ``text_boxes`` painted white first."""
     from PIL import ImageDraw
 
-    from .ocr import holds_text, read_image, render
+    from .ocr import holds_text, inkless, read_image, render
 
     out = PageImages()
     if not boxes:
@@ -116,7 +116,10 @@ def read_images(pdf, index: int, boxes: list[list[float]], text_boxes: list[list
         lower = min(picture.height, math.ceil(box[3] * scale))
         if right - left < 2 or lower - upper < 2:
             continue
-        page = read_image(picture.crop((left, upper, right, lower)), dpi)
+        cut = picture.crop((left, upper, right, lower))
+        if inkless(cut):
+            continue  # all it showed was the text layer's own letters (a scan under its OCR layer)
+        page = read_image(cut, dpi)
         if holds_text(page, ocr):
             out.read.append(ImageRead(box, page, (left, upper)))
         else:
