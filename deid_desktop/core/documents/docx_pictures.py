@@ -6,9 +6,10 @@ each picture part once, in the order the parts first show it) is decoded upright
 orientation applied), turned to grey on white, straightened and cleaned (``ocr.read_image``)
 and read by Tesseract.
 
-Which pictures count (``ocr``): "auto" those where OCR reads at least ``_MIN_WORDS`` words of
-two or more letters or digits at ``ocr.LOW_CONFIDENCE`` or better (text, not a photo's
-texture); "always" every picture OCR reads anything from; "never" none.
+Which pictures count (``ocr``, ``ocr.holds_text``): "auto" those where OCR reads at least
+``ocr.MIN_SURE_WORDS`` words of two or more letters or digits at ``ocr.LOW_CONFIDENCE`` or
+better (text, not a photo's texture); "always" every picture OCR reads anything from;
+"never" none.
 
 Where the text goes: after all the story text (after the footers), one block per picture,
 each block preceded by a blank line. Not where the picture is anchored: there, its words
@@ -49,7 +50,6 @@ log = logging.getLogger(__name__)
 
 R_NS = R_ID.split("}")[0][1:]
 _REFERENCE_ATTRIBUTES = (f"{{{R_NS}}}embed", f"{{{R_NS}}}id", f"{{{R_NS}}}link")
-_MIN_WORDS = 2
 _MIN_SIDE = 24  # pixels: icons, bullets and rules hold no readable text
 PICTURE_SEPARATOR = "\n\n"
 # A picture is read as if scanned at this resolution: it only sets the (unused) size in points.
@@ -99,7 +99,7 @@ class PictureText:
 def read_pictures(pkg: OpcPackage, names: list[str], start: int, ocr: str, path: str | Path) -> PictureText:
     """OCR of the pictures ``names`` whose text counts under ``ocr``, as blocks starting at
     text offset ``start`` (each after ``PICTURE_SEPARATOR``)."""
-    from .ocr import LOW_CONFIDENCE, layout, read_image, tesseract_missing
+    from .ocr import LOW_CONFIDENCE, holds_text, layout, read_image, tesseract_missing
 
     out = PictureText()
     if ocr == "never" or not names:
@@ -121,7 +121,7 @@ def read_pictures(pkg: OpcPackage, names: list[str], start: int, ocr: str, path:
         except Exception as e:  # Tesseract failing on one picture is named, never a traceback
             log.debug("OCR failed on a picture", exc_info=True)
             raise IngestError(path, f"OCR failed on a picture ({type(e).__name__})", code="ocr_failed") from None
-        if not _counts(page, ocr):
+        if not holds_text(page, ocr):
             continue
         text, placed, _lines = layout(page.words)
         pos += len(PICTURE_SEPARATOR)
@@ -142,17 +142,6 @@ def read_pictures(pkg: OpcPackage, names: list[str], start: int, ocr: str, path:
         out.text += PICTURE_SEPARATOR + text
         pos += len(text)
     return out
-
-
-def _counts(page, ocr: str) -> bool:
-    from .ocr import LOW_CONFIDENCE
-
-    if page.blank:
-        return False
-    if ocr == "always":
-        return True
-    sure = [w for w in page.words if w.conf >= LOW_CONFIDENCE and sum(ch.isalnum() for ch in w.text) >= 2]
-    return len(sure) >= _MIN_WORDS
 
 
 def _unrotated(box, page) -> tuple[float, float, float, float]:

@@ -72,6 +72,22 @@ class OcrPage:
         return sum(w.conf for w in self.words) / len(self.words) if self.words else 0.0
 
 
+# "auto" keeps a picture's text when OCR reads at least this many words of two or more letters
+# or digits at ``LOW_CONFIDENCE`` or better: text, not a photo's texture or a logo's strokes.
+MIN_SURE_WORDS = 2
+
+
+def holds_text(page: OcrPage, ocr: str) -> bool:
+    """Whether the words OCR read in a picture (a Word picture, an image on a PDF page) count
+    as its text under ``ocr`` ("always": anything read; "auto": enough sure words)."""
+    if page.blank:
+        return False
+    if ocr == "always":
+        return True
+    sure = [w for w in page.words if w.conf >= LOW_CONFIDENCE and sum(ch.isalnum() for ch in w.text) >= 2]
+    return len(sure) >= MIN_SURE_WORDS
+
+
 def blank_page_note(number: int) -> str:
     """The warning for a page OCR read nothing from (reader and writer say the same)."""
     return f"page {number}: OCR read no text on it; it is blacked out in the de-identified copy"
@@ -185,10 +201,18 @@ def read_image(original, dpi: int = OCR_DPI) -> OcrPage:
 def has_ink(image) -> bool:
     """Whether the page may hold text: some ink, but not a page that is nearly all dark (a
     blacked-out or unexposed page, where Tesseract would only chase noise)."""
+    return _MIN_INK <= _ink_share(image) <= _MAX_INK
+
+
+def inkless(image) -> bool:
+    """Whether an image, cleaned of speckle (``prepare``), holds less ink than two letters."""
+    return _ink_share(prepare(image, 0.0)) < _MIN_INK
+
+
+def _ink_share(image) -> float:
     import numpy as np
 
-    share = float((np.asarray(image) < 128).mean())
-    return _MIN_INK <= share <= _MAX_INK
+    return float((np.asarray(image) < 128).mean())
 
 
 def recognise(image) -> list[OcrWord]:
@@ -257,7 +281,7 @@ def page_text(page: OcrPage, index: int, dpi: int = OCR_DPI) -> PageText:
     segments: list[tuple[int, int, dict[str, Any]]] = []
     low: list[tuple[int, int]] = []
     for start, end, w, k in placed:
-        boxes = _char_boxes(_page_box(w.box, page, dpi), len(w.text))
+        boxes = char_boxes(_page_box(w.box, page, dpi), len(w.text))
         segments.append((start, end, {"page": index, "line": k, "boxes": boxes, "ocr_box": list(w.box), "conf": round(w.conf, 1)}))
         if w.conf < LOW_CONFIDENCE:
             low.append((start, end))
@@ -298,7 +322,7 @@ def unrotated_box(box: tuple[int, int, int, int], size: tuple[int, int], angle: 
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def _char_boxes(box: list[float], n: int) -> list[list[float]]:
+def char_boxes(box: list[float], n: int) -> list[list[float]]:
     """A word's box shared equally among its characters: OCR knows words, not letters."""
     x0, top, x1, bottom = box
     step = (x1 - x0) / max(1, n)

@@ -98,7 +98,7 @@ def write_page(canvas, source, index: int, doc: Document, owners: dict[int, Repl
         words = page_words(doc, index)
         result.boxes_painted = burn(image, words, owners)
         scale = (width_pt / image.width, height_pt / image.height)
-        _text_layer(canvas, doc, words, owners, scale, height_pt, fonts)
+        text_layer(canvas, doc, words, owners, scale, height_pt, fonts)
         if float(info.get("mean_conf") or 0.0) < LOW_CONFIDENCE:
             result.check = True
             result.notes.append(low_confidence_note(number))
@@ -206,7 +206,7 @@ def _font(px: int):
     return _FONTS[px]
 
 
-def _text_layer(canvas, doc: Document, words: list[Word], owners: dict[int, Replacement], scale, height_pt: float, fonts) -> None:
+def text_layer(canvas, doc: Document, words: list[Word], owners: dict[int, Replacement], scale, height_pt: float, fonts) -> None:
     """Each OCR line's de-identified text, invisible, stretched over the line's extent."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 

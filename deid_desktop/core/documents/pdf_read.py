@@ -21,7 +21,10 @@ Inserted spaces, line breaks and page breaks have no segment.
 
 Pages without a text layer are read by OCR (``ocr.py``) unless OCR is turned off; their
 segments are words (see there). A page left unread is listed in ``meta["pages_unread"]`` so
-the export flags it: its pixels go out as they are.
+the export flags it: its pixels go out as they are. On pages with a text layer, the text
+OCR reads in their images ("auto") follows the page's own text, one block per image
+(``pdf_images.py``); pages with images nobody could read are listed in
+``meta["pages_with_images"]``, so the export flags them.
 """
 
 from __future__ import annotations
@@ -422,7 +425,8 @@ def read_pdf(data: bytes, path: str | Path, *, ocr: str = "auto") -> Document:
                 warnings.append(f"page {i + 1} has no text layer and was not read ({why}); check it before release")
                 page_starts.append(None)
                 continue
-            if _has_images(page):
+            images = _page_images(page, frame, chars, i, ocr, scanner)
+            if images.unchecked:
                 pages_with_images.append(i + 1)
             layout = _PageText(i, frame)
             lines, stray = _group_lines(chars)
@@ -434,7 +438,7 @@ def read_pdf(data: bytes, path: str | Path, *, ocr: str = "auto") -> Document:
                     f"page {i + 1} has letters set along a curve or at scattered angles that cannot be read as text; "
                     "they are covered in the de-identified copy"
                 )
-            if not lines:
+            if not lines and not images.read:
                 page_starts.append(None)
                 continue
             for k, line in enumerate(lines):
@@ -447,6 +451,8 @@ def read_pdf(data: bytes, path: str | Path, *, ocr: str = "auto") -> Document:
             texts.append("".join(layout.text))
             segments.extend(Segment(pos + a, pos + b, loc) for a, b, loc in layout.segments)
             pos += layout.pos
+            if images.read:
+                pos += scanner.add_images(i, page_meta, images.read, pos, bool(layout.pos), texts, segments, warnings)
 
     if not texts:
         if scanner.pages:
@@ -458,16 +464,11 @@ def read_pdf(data: bytes, path: str | Path, *, ocr: str = "auto") -> Document:
         if scanner.problem:
             raise IngestError(path, f"the PDF has no text layer (it is probably a scan) and OCR cannot run: {scanner.problem}", code="no_text")
         raise IngestError(path, "the PDF has no text layer", code="no_text")
-    if pages_with_images:
-        # The export paints over text it replaced; pixels of pictures (a scanned signature,
-        # a photographed label) are carried over as they are, so the reviewer must look.
-        which = ", ".join(map(str, pages_with_images))
-        noun = "page {} contains" if len(pages_with_images) == 1 else "pages {} contain"
-        warnings.append(f"{noun.format(which)} images; text inside images cannot be checked and is copied as it is")
+    warnings.extend(_image_notes(pages_with_images, scanner))
     if b"%%EOF" not in data[-2048:]:
         warnings.append("the PDF looks truncated; some content may be missing")
     meta = {"pages": pages_meta, "page_starts": page_starts, "pages_with_images": pages_with_images, "pages_unread": pages_unread}
-    if scanner.pages:
+    if scanner.pages or scanner.images:
         meta["ocr"] = scanner.summary()
     return Document(
         text="".join(texts),
@@ -491,6 +492,8 @@ class _Scanner:
         self.blank: list[int] = []
         self.low: list[list[int]] = []
         self.confidences: list[float] = []
+        self.images: list[tuple[int, int]] = []  # (page, image on it) of the images whose text was read
+        self.images_unread = False  # whether images of text pages were left unread (OCR off or missing)
         self._pdf = None
         self._problem: str | None | bool = False  # False: not checked yet
 
@@ -503,20 +506,24 @@ class _Scanner:
             self._problem = tesseract_missing()
         return self._problem  # type: ignore[return-value]
 
-    def read(self, index: int, page_meta: dict, start: int, segments: list[Segment], warnings: list[str]) -> str:
-        """The page's text by OCR (segments appended at offset ``start``), "" when OCR read nothing."""
+    def _open(self):
         import pypdfium2 as pdfium
-
-        from .ocr import LOW_CONFIDENCE, blank_page_note, low_confidence_note, page_text, read_page
-        from .ocr import page_meta as ocr_meta
 
         if self._pdf is None:
             try:
                 self._pdf = pdfium.PdfDocument(self.data)
             except pdfium.PdfiumError:
                 raise IngestError(self.path, "the PDF's pages cannot be rendered for OCR", code="corrupt") from None
+        return self._pdf
+
+    def read(self, index: int, page_meta: dict, start: int, segments: list[Segment], warnings: list[str]) -> str:
+        """The page's text by OCR (segments appended at offset ``start``), "" when OCR read nothing."""
+        from .ocr import LOW_CONFIDENCE, blank_page_note, low_confidence_note, page_text, read_page
+        from .ocr import page_meta as ocr_meta
+
+        pdf = self._open()
         try:
-            page = read_page(self._pdf, index)
+            page = read_page(pdf, index)
         except Exception as e:  # Tesseract failing on one page is named, never a traceback
             log.debug("OCR failed on a page", exc_info=True)
             raise IngestError(self.path, f"OCR failed on page {index + 1} ({type(e).__name__})", code="ocr_failed") from None
@@ -535,12 +542,51 @@ class _Scanner:
             warnings.append(low_confidence_note(index + 1))
         return text.text
 
+    def read_images(self, index: int, boxes: list[list[float]], text_boxes: list[list[float]]):
+        """OCR of the images at ``boxes`` on page ``index`` (see ``pdf_images``)."""
+        from .ocr import OCR_DPI
+        from .pdf_images import read_images
+
+        pdf = self._open()
+        try:
+            return read_images(pdf, index, boxes, text_boxes, "auto", OCR_DPI)
+        except Exception as e:  # Tesseract failing on one image is named, never a traceback
+            log.debug("OCR failed on an image", exc_info=True)
+            raise IngestError(self.path, f"OCR failed on an image on page {index + 1} ({type(e).__name__})", code="ocr_failed") from None
+
+    def add_images(
+        self, index: int, page_meta: dict, images: list, start: int, after_text: bool, texts: list[str], segments: list[Segment], warnings: list[str]
+    ) -> int:
+        """Lay out the text of the images read on page ``index`` after the page's own text
+        (which ends at ``start``); returns the length added."""
+        from .ocr import LOW_CONFIDENCE, OCR_DPI
+        from .pdf_images import IMAGE_SEPARATOR, image_meta, image_text
+
+        directions = page_meta["directions"]
+        block = image_text(index, images, OCR_DPI, len(directions))
+        # a page whose only text is in its images starts with that text, not a blank line
+        shift = 0 if after_text else len(IMAGE_SEPARATOR)
+        text = block.text[shift:]
+        texts.append(text)
+        segments.extend(Segment(start + a - shift, start + b - shift, loc) for a, b, loc in block.segments)
+        self.low.extend([start + a - shift, start + b - shift] for a, b in block.low_confidence)
+        directions.extend(["ltr"] * block.lines)
+        page_meta["images"] = [image_meta(im) for im in images]
+        for n, im in enumerate(images):
+            self.images.append((index + 1, n))
+            self.confidences.extend(w.conf for w in im.page.words)
+            if im.page.mean_conf < LOW_CONFIDENCE:
+                warnings.append(f"an image on page {index + 1} was read by OCR with low confidence; check it before release")
+        return len(text)
+
     def summary(self) -> dict:
-        """What a report may say about the OCR (counts and offsets, never text)."""
+        """What a report may say about the OCR (counts and offsets, never text). Images of
+        text pages whose text was read count as "pictures", as a Word file's do."""
         mean = sum(self.confidences) / len(self.confidences) if self.confidences else 0.0
         return {
             "pages": self.pages,
             "blank_pages": self.blank,
+            "pictures": list(range(1, len(self.images) + 1)),
             "words": len(self.confidences),
             "mean_conf": round(mean, 1),
             "low_confidence": self.low,
@@ -575,6 +621,61 @@ def _page_chars(page, frame: PageFrame) -> list[dict[str, Any]]:
             c["glyph"] = char_glyph(c, frame.exact_box(c))
             out.append(c)
     return out
+
+
+@dataclass
+class _Images:
+    """What became of a text page's images: those whose text OCR read, and whether any
+    is left that nobody read (OCR off or unavailable, no text OCR could read, read poorly)."""
+
+    read: list = field(default_factory=list)
+    unchecked: bool = False
+
+
+def _page_images(page, frame: PageFrame, chars: list[dict[str, Any]], index: int, ocr: str, scanner: "_Scanner") -> _Images:
+    """OCR of the images of a page with a text layer (``pdf_images``), in "auto" only:
+    "always" reads the whole page by OCR, "never" reads none."""
+    from .ocr import LOW_CONFIDENCE
+    from .pdf_images import image_boxes
+
+    if not _has_images(page):
+        return _Images()
+    if ocr != "auto" or scanner.problem:
+        scanner.images_unread = True
+        return _Images(unchecked=True)
+    boxes = image_boxes(page, frame)
+    if not boxes:
+        return _Images()
+    found = scanner.read_images(index, boxes, [frame.box(c) for c in chars])
+    poorly_read = any(im.page.mean_conf < LOW_CONFIDENCE for im in found.read)
+    return _Images(found.read, unchecked=bool(found.without_text) or poorly_read)
+
+
+def _image_notes(pages_with_images: list[int], scanner: "_Scanner") -> list[str]:
+    """What the reviewer must know about the images of pages with a text layer (no content)."""
+    notes = []
+    if scanner.images:
+        pages = sorted({n for n, _ in scanner.images})
+        notes.append(
+            f"text in {len(scanner.images)} image(s) on {_pages_phrase(pages)} was read by OCR; it follows the page's text, "
+            "and what is replaced there is painted out of the page"
+        )
+    if pages_with_images and scanner.images_unread:
+        # The export paints over text it replaced; pixels of pictures (a scanned signature,
+        # a photographed label) are carried over as they are, so the reviewer must look.
+        which = ", ".join(map(str, pages_with_images))
+        noun = "page {} contains" if len(pages_with_images) == 1 else "pages {} contain"
+        notes.append(f"{noun.format(which)} images; text inside images cannot be checked and is copied as it is")
+    elif pages_with_images:
+        notes.append(
+            f"{_pages_phrase(pages_with_images)} {'has' if len(pages_with_images) == 1 else 'have'} images without text OCR could read "
+            "or read with low confidence; check them before release"
+        )
+    return notes
+
+
+def _pages_phrase(pages: list[int]) -> str:
+    return ("page " if len(pages) == 1 else "pages ") + ", ".join(map(str, pages))
 
 
 def _has_images(page) -> bool:

@@ -11,7 +11,9 @@ replacement goes into the text layer only. Letters the reader could not follow (
 curve) and letters of fonts without a character map are covered, since nothing says what
 they spell. The image becomes the page of a new PDF of the same size (reportlab), under a
 text layer carrying the de-identified text at its original position, so the file stays
-searchable and re-readable. Nothing of the original file is copied: no content stream, font,
+searchable and re-readable. Words OCR read in the page's images (``pdf_images``) are
+burned out of the rendered page and their replacements drawn there, with an invisible
+text layer of their own. Nothing of the original file is copied: no content stream, font,
 annotation, form field, outline, attachment, script, page label, metadata or XMP packet.
 """
 
@@ -125,8 +127,8 @@ def write_pdf(
 ) -> tuple[bytes, list[str], list[int], int]:
     """The de-identified PDF, the warnings for the user, the pages (1-based) the export
     cannot vouch for (covered letters it could not read, hidden text it replaced, pictures
-    whose pixels may hold text, scanned pages OCR read poorly or not at all), and the number
-    of word boxes burned out of scanned pages."""
+    whose pixels may hold text nobody read, scanned pages OCR read poorly or not at all), and
+    the number of word boxes burned out of scanned pages and of images."""
     import pypdfium2 as pdfium
 
     if doc.source_bytes is None:
@@ -172,8 +174,8 @@ def _lines_by_page(doc: Document) -> dict[int, dict[int, list[_Char]]]:
     directions = {i: p.get("directions") or [] for i, p in enumerate(doc.meta.get("pages") or [])}
     for seg in doc.segments:
         loc = seg.locator
-        if "page" not in loc:
-            continue
+        if "page" not in loc or "image" in loc:
+            continue  # words OCR read in an image are painted in the pixels (pdf_images)
         page, k = loc["page"], loc.get("line", 0)
         dirs = directions.get(page, [])
         direction = dirs[k] if k < len(dirs) else "ltr"
@@ -241,6 +243,9 @@ def _build(doc: Document, source, lines, owners: dict[int, Replacement], fonts: 
     from reportlab.lib.utils import ImageReader
     from reportlab.pdfgen.canvas import Canvas
 
+    from .ocr_write import text_layer
+    from .pdf_images import paint_images
+
     buf = io.BytesIO()
     canvas = Canvas(buf, invariant=1, pageCompression=1)
     canvas.setAuthor("")
@@ -280,9 +285,13 @@ def _build(doc: Document, source, lines, owners: dict[int, Replacement], fonts: 
             quad = _flat_quad(flat)
             plan.paint.append((quad, sampler.sample([quad])[1]))
         _paint(image, plan.paint, sampler)
+        image_words, painted = paint_images(image, doc, i, owners, scale)
+        burned += painted
         canvas.drawImage(ImageReader(_compact(image)), 0, 0, width=width, height=height)
         for piece in plan.pieces:
             _draw_piece(canvas, piece, height, fonts)
+        if image_words:
+            text_layer(canvas, doc, image_words, owners, (width / image.width, height / image.height), height, fonts)
         canvas.showPage()
         page_notes = _page_notes(i + 1, plan, bool(stray))
         notes.extend(page_notes)
