@@ -19,17 +19,25 @@ from deid_desktop.core.paths import PROJECT_DIR
 pytestmark = pytest.mark.skipif(not (PROJECT_DIR / "setup.py").is_file(), reason="needs the source tree")
 
 
+# the checkout's own folders, left out at the top only: deid_desktop/core/models is code
+_TOP_LEVEL_ONLY = {".venv", ".git", "models", "build", "dist", "tests", "docs", "benchmarks"}
+_ANYWHERE = shutil.ignore_patterns("*.egg-info", "__pycache__")
+
+
+def _not_shipped(folder: str, names: list[str]) -> set[str]:
+    ignored = set(_ANYWHERE(folder, names))
+    if Path(folder) == PROJECT_DIR:
+        ignored |= _TOP_LEVEL_ONLY & set(names)
+    return ignored
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     """The wheel built from this tree, unpacked as pip would put it in site-packages."""
     root = tmp_path_factory.mktemp("wheel")
     build = root / "build-src"
     # Build from a copy so the checkout gets no build/ or egg-info folders.
-    shutil.copytree(
-        PROJECT_DIR,
-        build,
-        ignore=shutil.ignore_patterns(".venv", ".git", "models", "build", "*.egg-info", "__pycache__", "tests", "docs", "benchmarks"),
-    )
+    shutil.copytree(PROJECT_DIR, build, ignore=_not_shipped)
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(root / "dist"), str(build)],
         check=True,

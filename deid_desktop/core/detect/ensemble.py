@@ -246,10 +246,10 @@ def category_weights_json(weights: CategoryWeights) -> dict[str, dict[str, float
 
 
 def resolve_model_dir(spec: str | Path) -> Path | None:
-    """The model folder ``spec`` names (see ``learn.modelio.resolve_model_dir``), or None
+    """The model folder ``spec`` names (see ``models.modelio.resolve_model_dir``), or None
     when nothing usable is there — an optional member is then skipped."""
     from ..errors import ModelError
-    from ..learn.modelio import resolve_model_dir as resolve
+    from ..models.modelio import resolve_model_dir as resolve
 
     try:
         return resolve(spec)

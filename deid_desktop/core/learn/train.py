@@ -42,11 +42,12 @@ from .dataset import (
     length_grouped_batches,
 )
 from .gold import GoldDocument, as_gold, load_jsonl
-from .device import autocast_dtype, pick_device, torch_threads
-from .hf import load_config, load_token_classifier, load_tokenizer, resolve_base_model
-from .labels import DEFAULT_SCHEME, LabelScheme
-from .modelio import load_manifest, resolve_model_dir, save_model
-from .shape_model import ShapeTokenClassifier, uses_shapes
+from .metrics import format_table
+from ..models.device import autocast_dtype, pick_device, torch_threads
+from ..models.hf import load_config, load_token_classifier, load_tokenizer, resolve_base_model
+from ..models.labels import DEFAULT_SCHEME, LabelScheme
+from ..models.modelio import load_manifest, resolve_model_dir, save_model
+from ..models.shape_model import ShapeTokenClassifier, uses_shapes
 
 log = logging.getLogger(__name__)
 
@@ -216,6 +217,7 @@ class TrainResult:
             config=self.config.to_dict(),
             data=self.data,
             metrics=self.metrics or {},
+            metrics_table=format_table(self.metrics) if self.metrics and "token" in self.metrics else "",
             extra=extra,
         )
 
@@ -546,8 +548,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"({result.train_seq_per_s:.1f} sequences/s on {result.device})"
     )
     if result.metrics:
-        from .metrics import format_table
-
         print(format_table(result.metrics))
     return 0
 
