@@ -167,7 +167,7 @@ def table(rows: list[dict]) -> str:
 
 def tiny_default_model(root: Path) -> None:
     """--quick: a tiny random token classifier standing in as the default member."""
-    from deid_desktop.core.learn.tiny import build_tiny_model
+    from deid_desktop.core.models.tiny import build_tiny_model
 
     build_tiny_model(root / "minilm-balanced", hidden=32, layers=1, heads=2)
 

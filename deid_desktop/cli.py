@@ -159,7 +159,7 @@ def _worker_init(ensemble: str | None, workspace: str | None, key: bytes, mode: 
     if threads:
         # each worker process gets its share of the cores: N workers each running one
         # thread per core oversubscribed the machine and ran slower than one worker
-        from .core.learn.device import THREADS_ENV
+        from .core.models.device import THREADS_ENV
 
         os.environ[THREADS_ENV] = str(threads)
         # Tesseract (a child process) takes its thread count from OpenMP's limit
@@ -168,7 +168,7 @@ def _worker_init(ensemble: str | None, workspace: str | None, key: bytes, mode: 
 
 
 def _threads_per_worker(workers: int) -> int:
-    from .core.learn.device import default_threads
+    from .core.models.device import default_threads
 
     return max(1, default_threads() // max(1, workers))
 

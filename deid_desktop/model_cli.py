@@ -67,7 +67,7 @@ def cmd_build_model(args) -> int:
 
 def _prepare_cpu_runtime(path: Path) -> None:
     """Exports the new model for ONNX Runtime now, so the first detection does not wait for
-    it (core/detect/onnx_runner.py); where that cannot be done it happens, or is skipped, at
+    it (core/models/onnx_runner.py); where that cannot be done it happens, or is skipped, at
     first use."""
     from .core.detect.transformer import TransformerDetector
     from .core.errors import ModelError

@@ -50,7 +50,7 @@ def letters(n: int, seed: int = 0, newline: str = "\n") -> list[GoldDocument]:
 def train_tiny(tmp: Path, *, epochs: int = 8, seed: int = 0, shapes: bool = False):
     """A tiny BERT fine-tuned on ``letters`` until it finds the names and dates (~2 s);
     ``shapes``: with word-shape features."""
-    from deid_desktop.core.learn.tiny import build_tiny_model
+    from deid_desktop.core.models.tiny import build_tiny_model
     from deid_desktop.core.learn.train import TrainConfig, train_model
 
     base = build_tiny_model(tmp / "tiny-base", seed=seed)

@@ -84,6 +84,6 @@ def write_ensemble(tmp_path: Path, *, deny_file: Path | None = None, strategy: s
 
 
 def tiny_model(tmp_path: Path) -> Path:
-    from deid_desktop.core.learn.tiny import build_tiny_model
+    from deid_desktop.core.models.tiny import build_tiny_model
 
     return build_tiny_model(tmp_path / "tiny-model", hidden=32, layers=1, heads=2)

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from deid_desktop.core.detect.checkdigits import (
+from deid_desktop.core.checkdigits import (
     medicare_check_digit,
     medicare_valid,
     nhi_check_char,

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from deid_desktop.core.categories import Category
-from deid_desktop.core.learn.alignment import IGNORE_INDEX, first_subwords
-from deid_desktop.core.learn.chunking import chunk_text, content_budget, token_offsets
+from deid_desktop.core.models.alignment import IGNORE_INDEX, first_subwords
+from deid_desktop.core.models.chunking import chunk_text, content_budget, token_offsets
 from deid_desktop.core.learn.dataset import build_examples, encode_examples
-from deid_desktop.core.learn.hf import load_tokenizer, resolve_base_model
-from deid_desktop.core.learn.labels import DEFAULT_SCHEME, WordDecoder
+from deid_desktop.core.models.hf import load_tokenizer, resolve_base_model
+from deid_desktop.core.models.labels import DEFAULT_SCHEME, WordDecoder
 from deid_desktop.core.spans import Span
 from deid_desktop.core.text import sentences, words
 
@@ -129,7 +129,7 @@ def test_labels_round_trip_through_chunking_and_tokenisation(tok, unit, newline)
 
 
 def test_word_tags_mark_first_word_begin_and_rest_inside():
-    from deid_desktop.core.learn.labels import word_tags
+    from deid_desktop.core.models.labels import word_tags
 
     text = "Dr Anna Smith-Jones, 12 Main St"
     ws = words(text)

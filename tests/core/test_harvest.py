@@ -9,11 +9,11 @@ from deid_desktop import learn_cli
 from deid_desktop.core.categories import Category
 from deid_desktop.core.detect.ensemble import Ensemble
 from deid_desktop.core.detect.harvested import HarvestedTemplates, read_rules_file, write_rules_file
+from deid_desktop.core.detect.workspace_sources import approved_rules
 from deid_desktop.core.learn.harvest import HarvestSource, harvest_inclusion_sentences, harvest_templates, shape_of
 from deid_desktop.core.learn.loop import SETTING_ENSEMBLE
 from deid_desktop.core.learn.proposals import (
     approved_inclusion_sentences,
-    approved_rules,
     decide_inclusion,
     decide_rule,
     harvest_workspace,

@@ -7,10 +7,10 @@ import torch
 from deid_desktop.core.categories import Category
 from deid_desktop.core.detect.transformer import TransformerDetector
 from deid_desktop.core.errors import ModelError
-from deid_desktop.core.learn.hf import load_token_classifier
-from deid_desktop.core.learn.label_map import LabelMap, meanings_for, split_label
-from deid_desktop.core.learn.labels import TagMeaning, WordDecoder
-from deid_desktop.core.learn.tiny import build_tiny_model
+from deid_desktop.core.models.hf import load_token_classifier
+from deid_desktop.core.models.label_map import LabelMap, meanings_for, split_label
+from deid_desktop.core.models.labels import TagMeaning, WordDecoder
+from deid_desktop.core.models.tiny import build_tiny_model
 
 FOREIGN = ["O", "B-PATIENT", "I-PATIENT", "B-HOSPITAL", "I-HOSPITAL", "B-PHONE", "I-PHONE", "B-MISC", "I-MISC"]
 TEXT = "Seen today by the team.\nCall back tomorrow please."

@@ -89,8 +89,8 @@ def test_rejected_detections_are_explicit_negatives_not_dropped(ws):
 
 def test_rejected_words_train_as_outside_with_the_selection_retrain_uses(ws):
     from deid_desktop.core.learn.dataset import build_examples
-    from deid_desktop.core.learn.hf import load_tokenizer, resolve_base_model
-    from deid_desktop.core.learn.labels import DEFAULT_SCHEME
+    from deid_desktop.core.models.hf import load_tokenizer, resolve_base_model
+    from deid_desktop.core.models.labels import DEFAULT_SCHEME
     from deid_desktop.core.learn.loop import _train_config
 
     doc = load_reviewed(ws, reviewed_doc(ws))

@@ -29,7 +29,7 @@ def _decisive(folder: Path, seed: int = 0) -> Path:
     does."""
     import torch
 
-    from deid_desktop.core.learn.hf import load_token_classifier
+    from deid_desktop.core.models.hf import load_token_classifier
 
     model = load_token_classifier(folder)
     with torch.no_grad():
@@ -39,7 +39,7 @@ def _decisive(folder: Path, seed: int = 0) -> Path:
 
 
 def _tiny(folder: Path, seed: int, layers: int = 2) -> Path:
-    from deid_desktop.core.learn.tiny import build_tiny_model
+    from deid_desktop.core.models.tiny import build_tiny_model
 
     return _decisive(build_tiny_model(folder, hidden=32, layers=layers, heads=2, seed=seed))
 
@@ -55,8 +55,8 @@ def tiny_with_shapes(tmp_path_factory):
     its predictions and a backend that dropped them would be caught."""
     import torch
 
-    from deid_desktop.core.learn.hf import load_token_classifier
-    from deid_desktop.core.learn.shape_model import ShapeTokenClassifier
+    from deid_desktop.core.models.hf import load_token_classifier
+    from deid_desktop.core.models.shape_model import ShapeTokenClassifier
 
     folder = _tiny(tmp_path_factory.mktemp("tiny-shapes") / "model", seed=5, layers=1)
     model = ShapeTokenClassifier(load_token_classifier(folder))
@@ -99,7 +99,7 @@ def test_a_model_with_word_shapes_keeps_them(tiny_with_shapes):
 
 def test_export_happens_once_and_a_current_export_skips_the_torch_weights(tiny, monkeypatch):
     from deid_desktop.core.detect.transformer import TransformerDetector
-    from deid_desktop.core.learn import hf
+    from deid_desktop.core.models import hf
 
     TransformerDetector(str(tiny), backend="onnx")
     exports = list((tiny / "onnx").glob("model-*.onnx"))
@@ -135,7 +135,7 @@ def test_new_weights_are_exported_again_and_the_old_export_removed(tmp_path):
 def test_a_read_only_model_is_exported_to_the_user_cache(tiny, tmp_path, monkeypatch):
     import shutil
 
-    from deid_desktop.core.detect import onnx_runner
+    from deid_desktop.core.models import onnx_runner
     from deid_desktop.core.detect.transformer import TransformerDetector
 
     ro = tmp_path / "installed-model"
@@ -170,7 +170,7 @@ def test_auto_takes_onnx_on_a_cpu_unless_int8_or_bf16_is_asked_for(tiny):
 def test_a_damaged_export_is_a_clear_model_error(tmp_path):
     from deid_desktop.core.detect.transformer import TransformerDetector
     from deid_desktop.core.errors import ModelError
-    from deid_desktop.core.learn.tiny import build_tiny_model
+    from deid_desktop.core.models.tiny import build_tiny_model
 
     folder = build_tiny_model(tmp_path / "m", hidden=32, layers=1, heads=2)
     TransformerDetector(str(folder), backend="onnx")
@@ -210,7 +210,7 @@ def test_onnx_export_is_not_a_user_visible_path_leak(tiny, caplog):
 
 
 def test_auto_falls_back_to_torch_when_the_export_fails(tmp_path, monkeypatch, caplog):
-    from deid_desktop.core.detect import onnx_runner
+    from deid_desktop.core.models import onnx_runner
     from deid_desktop.core.detect.transformer import TransformerDetector
     from deid_desktop.core.errors import ModelError
 
@@ -228,8 +228,8 @@ def test_auto_falls_back_to_torch_when_the_export_fails(tmp_path, monkeypatch, c
 
 
 def test_the_light_tokenizer_encodes_exactly_as_transformers_does(tiny):
-    from deid_desktop.core.learn.fast_tokenizer import FastTokenizer, LabelConfig
-    from deid_desktop.core.learn.hf import load_config, load_tokenizer
+    from deid_desktop.core.models.fast_tokenizer import FastTokenizer, LabelConfig
+    from deid_desktop.core.models.hf import load_config, load_tokenizer
 
     ref, light = load_tokenizer(tiny), FastTokenizer(tiny)
     texts = [*TEXTS, "Ngā mihi — Māori café naïve 😀 façade", "", "  spaced\tout\r\n", "x" * 3000]
@@ -275,7 +275,7 @@ def test_a_detector_with_a_current_export_never_imports_torch_or_transformers(ti
 def test_worker_processes_share_the_cores_instead_of_each_taking_all(tiny, monkeypatch):
     from deid_desktop import cli
     from deid_desktop.core.detect.transformer import TransformerDetector
-    from deid_desktop.core.learn import device
+    from deid_desktop.core.models import device
 
     monkeypatch.delenv("DEID_THREADS", raising=False)
     monkeypatch.setattr(device, "physical_cores", lambda: 4)

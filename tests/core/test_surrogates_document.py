@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from deid_desktop.core.categories import Category
-from deid_desktop.core.detect.checkdigits import nhi_valid, nhs_valid
+from deid_desktop.core.checkdigits import nhi_valid, nhs_valid
 from deid_desktop.core.documents.model import apply_replacements
 from deid_desktop.core.spans import Span
 from deid_desktop.core.surrogates import SurrogateEngine

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from deid_desktop.core.categories import FINE_TYPES, Category
-from deid_desktop.core.detect.checkdigits import medicare_valid, nhi_valid, nhs_valid
+from deid_desktop.core.checkdigits import medicare_valid, nhi_valid, nhs_valid
 from deid_desktop.core.surrogates import NAME_ORIGINS, sample_name, sample_value
 from deid_desktop.core.surrogates.name_pools import origin_pool
 from deid_desktop.core.surrogates.places import country_places

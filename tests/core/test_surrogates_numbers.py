@@ -8,7 +8,7 @@ import re
 import pytest
 
 from deid_desktop.core.categories import Category
-from deid_desktop.core.detect.checkdigits import (
+from deid_desktop.core.checkdigits import (
     medicare_check_digit,
     medicare_valid,
     nhi_check_char,

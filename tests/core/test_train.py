@@ -7,13 +7,13 @@ import torch
 
 from deid_desktop.core.categories import Category
 from deid_desktop.core.errors import ConfigError, ModelError
-from deid_desktop.core.learn.alignment import IGNORE_INDEX
+from deid_desktop.core.models.alignment import IGNORE_INDEX
 from deid_desktop.core.learn.dataset import PaddingCollator, build_examples, encode_examples
-from deid_desktop.core.learn.device import cpu_has_native_bf16
+from deid_desktop.core.models.device import cpu_has_native_bf16
 from deid_desktop.core.learn.gold import GoldDocument, load_jsonl, save_jsonl
-from deid_desktop.core.learn.hf import load_tokenizer, resolve_base_model
-from deid_desktop.core.learn.labels import DEFAULT_SCHEME
-from deid_desktop.core.learn.tiny import build_tiny_model
+from deid_desktop.core.models.hf import load_tokenizer, resolve_base_model
+from deid_desktop.core.models.labels import DEFAULT_SCHEME
+from deid_desktop.core.models.tiny import build_tiny_model
 from deid_desktop.core.learn.train import TrainConfig, TrainingCancelled, class_weights, train_model
 from deid_desktop.core.paths import resource
 from deid_desktop.core.spans import Span
@@ -224,7 +224,7 @@ def test_spans_do_not_need_to_align_with_words(tok):
 
 
 def test_frozen_embeddings_stay_as_they_were(tiny_base):
-    from deid_desktop.core.learn.hf import load_token_classifier
+    from deid_desktop.core.models.hf import load_token_classifier
 
     before = load_token_classifier(tiny_base).get_input_embeddings().weight.detach().clone()
     frozen = train_model(tiny_config(tiny_base, epochs=1, freeze_embeddings=True), letters(8))
@@ -266,7 +266,7 @@ def test_training_leaves_the_process_thread_setting_as_it_was(tiny_base):
 
 
 def test_shape_ids_tell_ward_from_WARD_from_ward():
-    from deid_desktop.core.learn.shape import case_class, word_shape
+    from deid_desktop.core.models.shape import case_class, word_shape
 
     text = "Ward WARD ward"
     shapes = {word_shape(text, s, s + 4) for s in (0, 5, 10)}
@@ -278,7 +278,7 @@ def test_shape_ids_tell_ward_from_WARD_from_ward():
 
 
 def test_every_subword_of_a_word_carries_the_word_shape_from_the_cased_text(tok):
-    from deid_desktop.core.learn.shape import PAD_SHAPE, PUNCT_SHAPE, shape_ids, word_shape
+    from deid_desktop.core.models.shape import PAD_SHAPE, PUNCT_SHAPE, shape_ids, word_shape
 
     text = "KAVITHAMMA: rang\nkavithamma: rang"
     enc = tok(text, return_offsets_mapping=True)
@@ -307,7 +307,7 @@ def test_encoded_examples_carry_shape_ids_only_when_asked(tok):
 
 
 def test_a_model_with_shape_features_trains_and_its_loss_falls(tiny_base):
-    from deid_desktop.core.learn.shape_model import ShapeTokenClassifier
+    from deid_desktop.core.models.shape_model import ShapeTokenClassifier
 
     r = train_model(tiny_config(tiny_base, epochs=6, shape_features=True), letters(40))
     assert isinstance(r.model, ShapeTokenClassifier)
@@ -316,9 +316,9 @@ def test_a_model_with_shape_features_trains_and_its_loss_falls(tiny_base):
 
 
 def test_a_fresh_shape_embedding_changes_nothing_until_trained(tiny_base, tok):
-    from deid_desktop.core.learn.hf import load_token_classifier
-    from deid_desktop.core.learn.shape import shape_ids
-    from deid_desktop.core.learn.shape_model import ShapeTokenClassifier
+    from deid_desktop.core.models.hf import load_token_classifier
+    from deid_desktop.core.models.shape import shape_ids
+    from deid_desktop.core.models.shape_model import ShapeTokenClassifier
 
     plain = load_token_classifier(tiny_base).eval()
     wrapped = ShapeTokenClassifier(load_token_classifier(tiny_base)).eval()

@@ -6,8 +6,8 @@ import pytest
 
 from deid_desktop.core.detect.transformer import TransformerDetector
 from deid_desktop.core.errors import ModelError
-from deid_desktop.core.learn.labels import DEFAULT_SCHEME
-from deid_desktop.core.learn.modelio import (
+from deid_desktop.core.models.labels import DEFAULT_SCHEME
+from deid_desktop.core.models.modelio import (
     current_version,
     list_versions,
     load_manifest,
@@ -108,8 +108,8 @@ def trained_shapes(tmp_path_factory):
 
 
 def test_a_model_with_shape_features_round_trips(trained_shapes, tmp_path):
-    from deid_desktop.core.learn.shape import SHAPE_SPEC
-    from deid_desktop.core.learn.shape_model import ShapeTokenClassifier
+    from deid_desktop.core.models.shape import SHAPE_SPEC
+    from deid_desktop.core.models.shape_model import ShapeTokenClassifier
 
     path = trained_shapes.save("tiny-shapes", models_root=tmp_path)
     assert load_manifest(path)["shape_features"] == SHAPE_SPEC
@@ -136,7 +136,7 @@ def test_a_shape_model_missing_its_shape_weights_is_refused(trained_shapes, tmp_
 def test_a_plain_model_folder_loads_and_predicts_exactly_as_before(trained, tmp_path):
     from transformers import AutoModelForTokenClassification
 
-    from deid_desktop.core.learn.hf import load_token_classifier
+    from deid_desktop.core.models.hf import load_token_classifier
 
     path = trained.save("tiny-plain", models_root=tmp_path)
     assert not (path / "shape_embeddings.safetensors").exists()

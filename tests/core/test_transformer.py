@@ -9,10 +9,10 @@ import torch
 from deid_desktop.core.categories import Category
 from deid_desktop.core.detect.base import DETECTORS
 from deid_desktop.core.detect.transformer import TransformerDetector
-from deid_desktop.core.learn.device import cpu_has_native_bf16
-from deid_desktop.core.learn.hf import load_token_classifier
-from deid_desktop.core.learn.labels import DEFAULT_SCHEME, WordDecoder
-from deid_desktop.core.learn.tiny import build_tiny_model
+from deid_desktop.core.models.device import cpu_has_native_bf16
+from deid_desktop.core.models.hf import load_token_classifier
+from deid_desktop.core.models.labels import DEFAULT_SCHEME, WordDecoder
+from deid_desktop.core.models.tiny import build_tiny_model
 from deid_desktop.core.text import words
 
 from .learn_fixtures import clinic_letter, letters, train_tiny

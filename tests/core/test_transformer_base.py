@@ -8,9 +8,9 @@ import pytest
 import torch
 
 from deid_desktop.core.detect.transformer import TransformerDetector
-from deid_desktop.core.learn.hf import load_tokenizer, resolve_base_model
-from deid_desktop.core.learn.labels import DEFAULT_SCHEME
-from deid_desktop.core.learn.tiny import build_tiny_model
+from deid_desktop.core.models.hf import load_tokenizer, resolve_base_model
+from deid_desktop.core.models.labels import DEFAULT_SCHEME
+from deid_desktop.core.models.tiny import build_tiny_model
 from deid_desktop.core.learn.train import _start_model
 
 

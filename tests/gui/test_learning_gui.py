@@ -10,7 +10,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from deid_desktop.core.learn.loop import SETTING_REFIT_EVERY
-from deid_desktop.core.learn.proposals import approved_inclusion_sentences, approved_rules
+from deid_desktop.core.detect.workspace_sources import approved_rules
+from deid_desktop.core.learn.proposals import approved_inclusion_sentences
 from deid_desktop.core.learn.term_lists import list_terms
 from deid_desktop.gui.learning import (
     EnsembleWeightsDialog,

@@ -276,7 +276,7 @@ def test_a_long_document_name_keeps_its_start_and_extension_in_the_queue(qtbot, 
 
 
 def test_detection_shows_progress_inside_a_long_document(qtbot, workspace, settings, tmp_path):
-    from deid_desktop.core.learn.tiny import build_tiny_model
+    from deid_desktop.core.models.tiny import build_tiny_model
     from deid_desktop.gui.main_window import MainWindow
 
     model = build_tiny_model(tmp_path / "tiny-model", hidden=32, layers=1, heads=2)

@@ -273,7 +273,7 @@ def test_position_map_round_trips():
 def test_status_bar_names_the_transformer_member_and_its_device(qtbot, workspace, settings, tmp_path, note_file):
     import torch
 
-    from deid_desktop.core.learn.tiny import build_tiny_model
+    from deid_desktop.core.models.tiny import build_tiny_model
     from deid_desktop.gui.main_window import MainWindow
 
     model = build_tiny_model(tmp_path / "tiny-model", hidden=32, layers=1, heads=2)

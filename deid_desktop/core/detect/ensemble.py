@@ -37,7 +37,7 @@ import numpy as np
 
 from ..categories import Category, parse_category
 from ..errors import ConfigError
-from ..config_files import read_toml
+from ..config_files import NUMBER, Schema, check_choice, check_table, check_value, read_toml, read_toml_chain
 from ..paths import resource
 from ..spans import Span, sort_spans
 from ..text import words
@@ -47,12 +47,32 @@ from .completion import complete
 log = logging.getLogger(__name__)
 
 STRATEGIES = ("union", "majority", "soft_vote")
-ENSEMBLE_KEYS = frozenset(
-    {"strategy", "priority", "threshold", "tie_breaker", "propagate", "category_weights", "whole_span_categories", "trust_validated"}
-)
-TOP_LEVEL_KEYS = frozenset({"ensemble", "member"})
+# The schema of an ensemble file (config_files.check_table): key -> allowed TOML types.
+TOP_LEVEL_SCHEMA: Schema = {"ensemble": (dict,), "member": (list,)}
+ENSEMBLE_SCHEMA: Schema = {
+    "strategy": (str,),
+    "priority": (list,),
+    "threshold": NUMBER,
+    "tie_breaker": (str,),
+    "propagate": (bool,),
+    "category_weights": (str,),
+    "whole_span_categories": (list,),
+    "trust_validated": (bool,),
+}
+MEMBER_SCHEMA: Schema = {"name": (str,), "type": (str,), "weight": NUMBER, "optional": (bool,)}
 # What a transformer member may say besides name, type, weight and optional.
-TRANSFORMER_KEYS = frozenset({"model", "device", "batch_size", "label_map", "max_length", "quantize", "precision", "threads", "backend"})
+TRANSFORMER_SCHEMA: Schema = {
+    "model": (str,),
+    "device": (str,),
+    "batch_size": (int,),
+    "label_map": (str, dict),
+    "max_length": (int,),
+    "quantize": (bool,),
+    "precision": (str,),
+    "threads": (int,),
+    "backend": (str,),
+}
+RULES_SCHEMA: Schema = {"detectors": (list,)}
 # Partial acceptance of these leaves a readable piece of an identifier in the export. Only
 # PROFESSION is left out: "consultant cardiologist" without "cardiologist" identifies nobody.
 DEFAULT_WHOLE_SPAN = tuple(c for c in Category if c is not Category.PROFESSION)
@@ -100,28 +120,26 @@ class EnsembleConfig:
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> "EnsembleConfig":
+        """The configuration in ``path`` (the shipped default without one), its ``extends``
+        chain resolved (an extended file's bare name is also looked up among the shipped
+        ensembles) and every file of the chain checked against the schema."""
         p = Path(path) if path else resource("ensembles", "default.toml")
-        data = read_toml(p, "ensemble configuration")
-        cfg = cls.from_dict(data)
+        data = read_toml_chain(p, "ensemble configuration", shipped=resource("ensembles"), check=check_ensemble_file)
+        cfg = cls.from_dict(data, source=p.name)
         cfg.source_path = str(p)
         return cfg
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "EnsembleConfig":
-        _reject_unknown(data, TOP_LEVEL_KEYS, "ensemble configuration")
+    def from_dict(cls, data: dict[str, Any], source: str = "ensemble configuration") -> "EnsembleConfig":
+        """``source`` names the file in error messages."""
+        # A misspelt key ("stratgy", "propogate") silently ran the defaults before.
+        check_ensemble_file(data, source)
         ens = data.get("ensemble", {})
-        if not isinstance(ens, dict):
-            raise ConfigError("[ensemble] must be a table")
-        # A misspelt key ("stratgy") silently ran the defaults before.
-        _reject_unknown(ens, ENSEMBLE_KEYS, "[ensemble]")
         members = []
         for m in data.get("member", []):
             m = dict(m)
-            try:
-                name = m.pop("name")
-                mtype = m.pop("type")
-            except KeyError as e:
-                raise ConfigError(f"ensemble member is missing {e.args[0]!r}") from None
+            name = m.pop("name")
+            mtype = m.pop("type")
             members.append(
                 MemberConfig(
                     name=name,
@@ -142,7 +160,10 @@ class EnsembleConfig:
             whole_span_categories=_categories(ens.get("whole_span_categories", [c.value for c in DEFAULT_WHOLE_SPAN])),
             trust_validated=bool(ens.get("trust_validated", True)),
         )
-        cfg.validate()
+        try:
+            cfg.validate()
+        except ConfigError as e:
+            raise ConfigError(f"{source}: {e}") from None
         return cfg
 
     def category_weights_path(self) -> Path | None:
@@ -197,6 +218,62 @@ class EnsembleConfig:
         }
 
 
+def check_ensemble_file(data: dict[str, Any], file: str) -> None:
+    """The schema of one ensemble file as written (before ``extends`` is merged in): known
+    keys with values of the right type, a known strategy, members of known types with only
+    the options their type takes. Errors name ``file``, the key and what is allowed."""
+    check_table(data, TOP_LEVEL_SCHEMA, file, "the file")
+    ens = data.get("ensemble", {})
+    check_table(ens, ENSEMBLE_SCHEMA, file, "[ensemble]")
+    if "strategy" in ens:
+        check_choice(ens["strategy"], STRATEGIES, file, "ensemble strategy")
+    for key in ("priority", "whole_span_categories"):
+        for item in ens.get(key, []):
+            check_value(item, (str,), file, f"each entry of {key} in [ensemble]")
+    for i, member in enumerate(data.get("member", []), start=1):
+        check_value(member, (dict,), file, f"[[member]] number {i}")
+        _check_member(member, file, i)
+
+
+def _check_member(member: dict[str, Any], file: str, number: int) -> None:
+    for key in ("name", "type"):
+        if key not in member:
+            raise ConfigError(f"{file}: ensemble member number {number} is missing {key!r}")
+    generic = {k: v for k, v in member.items() if k in MEMBER_SCHEMA}
+    check_table(generic, MEMBER_SCHEMA, file, f"member {member['name']!r}")
+    options = member_option_schema(member["type"])
+    if options is None:
+        known = ", ".join(sorted(["transformer", *detector_types()]))
+        raise ConfigError(f"{file}: ensemble member {member['name']!r} has unknown type {member['type']!r}; known types: {known}")
+    rest = {k: v for k, v in member.items() if k not in MEMBER_SCHEMA}
+    allowed = {**MEMBER_SCHEMA, **options}
+    for key, value in rest.items():
+        if key not in options:
+            raise ConfigError(f"{file}: unknown key {key!r} in member {member['name']!r} ({member['type']}); allowed: {', '.join(sorted(allowed))}")
+        check_value(value, options[key], file, f"{key!r} in member {member['name']!r}")
+    if member["type"] == "rules" and "detectors" in rest:
+        from .rules import rule_detector_names
+
+        known_rules = rule_detector_names()
+        for name in rest["detectors"]:
+            check_choice(name, known_rules, file, f"rule detector (in the detectors of member {member['name']!r})")
+
+
+def member_option_schema(member_type: str) -> Schema | None:
+    """The options a member of this type takes (besides name, type, weight and optional);
+    a registered detector takes the keyword arguments of its constructor. None: no such type."""
+    if member_type == "transformer":
+        return TRANSFORMER_SCHEMA
+    if member_type == "rules":
+        return RULES_SCHEMA
+    cls = detector_type(member_type)
+    if cls is None:
+        return None
+    params = inspect.signature(cls.__init__).parameters.values()
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return {p.name: (object,) for p in params if p.kind in kinds and p.name != "self"}
+
+
 def _reject_unknown(table: dict[str, Any], allowed: frozenset[str], where: str) -> None:
     unknown = sorted(set(table) - allowed)
     if unknown:
@@ -247,10 +324,10 @@ def category_weights_json(weights: CategoryWeights) -> dict[str, dict[str, float
 
 
 def resolve_model_dir(spec: str | Path) -> Path | None:
-    """The model folder ``spec`` names (see ``learn.modelio.resolve_model_dir``), or None
+    """The model folder ``spec`` names (see ``models.modelio.resolve_model_dir``), or None
     when nothing usable is there — an optional member is then skipped."""
     from ..errors import ModelError
-    from ..learn.modelio import resolve_model_dir as resolve
+    from ..models.modelio import resolve_model_dir as resolve
 
     try:
         return resolve(spec)
@@ -275,9 +352,9 @@ def build_member(mc: MemberConfig, *, inclusion=None, model_override: str | None
                 log.warning("model for ensemble member %s not found; running without it", mc.name)
                 return None
             raise ConfigError(f"model folder for member {mc.name!r} not found: {spec}")
-        unknown = sorted(set(mc.options) - TRANSFORMER_KEYS)
+        unknown = sorted(set(mc.options) - set(TRANSFORMER_SCHEMA))
         if unknown:
-            raise ConfigError(f"unknown key {unknown[0]!r} in member {mc.name!r}; expected some of {', '.join(sorted(TRANSFORMER_KEYS))}")
+            raise ConfigError(f"unknown key {unknown[0]!r} in member {mc.name!r}; allowed: {', '.join(sorted(TRANSFORMER_SCHEMA))}")
         opts = {k: v for k, v in mc.options.items() if k != "model"}
         det = TransformerDetector(str(path), name=mc.name, **opts)
         if inclusion is not None:

@@ -136,7 +136,7 @@ class HarvestedTemplates(Detector):
         if rules_file:
             loaded += read_rules_file(rules_file)
         if workspace:
-            from ..learn.proposals import approved_rules_from_file
+            from .workspace_sources import approved_rules_from_file
 
             loaded += approved_rules_from_file(workspace)
         for r in loaded:

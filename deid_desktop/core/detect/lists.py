@@ -237,7 +237,7 @@ class AllowDenyList(Detector):
         if allow_file:
             loaded += read_terms_file(allow_file, "allow")
         if workspace:
-            from ..learn.term_lists import workspace_terms_from_file
+            from .workspace_sources import workspace_terms_from_file
 
             loaded += workspace_terms_from_file(workspace)
         self.terms = loaded

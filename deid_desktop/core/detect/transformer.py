@@ -19,20 +19,20 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from ..errors import ModelError
-from ..learn.alignment import first_subwords
-from ..learn.chunking import content_budget, split_long
-from ..learn.device import accelerator_possible, default_threads
-from ..learn.fast_tokenizer import FastTokenizer, LabelConfig
-from ..learn.label_map import meanings_for
-from ..learn.labels import WordDecoder
-from ..learn.modelio import CURRENT, MANIFEST, load_manifest, resolve_model_dir
-from ..learn.shape import check_spec, shape_ids
+from ..models.alignment import first_subwords
+from ..models.chunking import content_budget, split_long
+from ..models.device import accelerator_possible, default_threads
+from ..models.fast_tokenizer import FastTokenizer, LabelConfig
+from ..models.label_map import meanings_for
+from ..models.labels import WordDecoder
+from ..models.modelio import CURRENT, MANIFEST, load_manifest, resolve_model_dir
+from ..models.shape import check_spec, shape_ids
 from ..spans import Span
 from ..text import sentences as split_sentences
 from ..text import words
 from .base import Detector, register
-from .onnx_runner import OnnxRunner, open_runner
-from .onnx_runner import available as onnx_available
+from ..models.onnx_runner import OnnxRunner, open_runner
+from ..models.onnx_runner import available as onnx_available
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 #   torch float32, 64 a batch    9.4 docs/s idle, 3.1 with one core busy elsewhere, load 5.1 s
 #   ONNX Runtime float32, 8      7.0 docs/s idle, 5.1 with one core busy elsewhere, load 0.7 s
 #   identical spans; bfloat16 autocast changed 3 of 1,415 spans and was not faster here.
-# So on a CPU the default is ONNX Runtime in float32 (onnx_runner.py): quick to start, light,
+# So on a CPU the default is ONNX Runtime in float32 (models/onnx_runner.py): quick to start, light,
 # and steady on a desktop that is doing other work; `backend = "torch"` suits an idle batch
 # machine. int8 (quantize=True) and bfloat16 (precision="bf16") stay opt-in on the torch
 # backend, which a GPU also uses.
@@ -141,7 +141,7 @@ class TransformerDetector(Detector):
                 log.warning("%s; running on torch instead", e)
                 runner = None
         if runner is None:
-            from ..learn.hf import load_config, load_token_classifier, load_tokenizer
+            from ..models.hf import load_config, load_token_classifier, load_tokenizer
 
             tokenizer = load_tokenizer(path)
             config = load_config(path)  # a clear error for a broken config before the weights load
@@ -239,8 +239,8 @@ class TransformerDetector(Detector):
             self.shapes = "shape_ids" in runner.input_names
             self.model = None
         else:
-            from ..learn.device import autocast_dtype
-            from ..learn.shape_model import uses_shapes
+            from ..models.device import autocast_dtype
+            from ..models.shape_model import uses_shapes
 
             self.shapes = uses_shapes(model)
             model = model.to(self._device).eval()
@@ -301,7 +301,7 @@ class TransformerDetector(Detector):
         # CPU threads: one per physical core while this runs (``threads`` to change it).
         if self.runner is not None:  # the session has its own threads
             return self._detect_many(texts, progress)
-        from ..learn.device import torch_threads
+        from ..models.device import torch_threads
 
         with torch_threads(self.threads if self._device.type == "cpu" else None):
             return self._detect_many(texts, progress)
@@ -356,7 +356,7 @@ class TransformerDetector(Detector):
     def _encode(self, texts: list[str]) -> dict[str, list]:
         if self.runner is not None:
             return self.tokenizer(texts, add_special_tokens=True, return_offsets_mapping=True, truncation=False)
-        from ..learn.hf import quiet
+        from ..models.hf import quiet
 
         with quiet():  # over-long sentences warn; they are cut below
             return self.tokenizer(texts, add_special_tokens=True, return_offsets_mapping=True, truncation=False)
@@ -470,14 +470,14 @@ def resolve_device(device: str) -> str:
 
 
 def _torch_device(device: str) -> Any:
-    from ..learn.device import pick_device
+    from ..models.device import pick_device
 
     return pick_device(device)
 
 
 def _exportable(path: Path, shapes: bool) -> tuple[Any, list[str]]:
     """The torch model of ``path`` and the input names its tokenizer produces, for export."""
-    from ..learn.hf import load_token_classifier, load_tokenizer
+    from ..models.hf import load_token_classifier, load_tokenizer
 
     return load_token_classifier(path), input_names(load_tokenizer(path), shapes)
 
@@ -485,7 +485,7 @@ def _exportable(path: Path, shapes: bool) -> tuple[Any, list[str]]:
 def input_names(tokenizer: Any, shapes: bool) -> list[str]:
     """The model inputs the tokenizer produces (input_ids, attention_mask, ...), plus the
     word shapes for a model trained with them."""
-    from ..learn.hf import quiet
+    from ..models.hf import quiet
 
     with quiet():
         keys = [k for k in tokenizer(["a"], return_offsets_mapping=True).keys() if k != "offset_mapping"]

@@ -18,12 +18,12 @@ import torch
 
 from ..text import sentences as split_sentences
 from ..text import words
-from .alignment import IGNORE_INDEX, first_subwords, token_labels
-from .chunking import chunk_text, content_budget, split_long, token_offsets
+from ..models.alignment import IGNORE_INDEX, first_subwords, token_labels
+from ..models.chunking import chunk_text, content_budget, split_long, token_offsets
 from .gold import GoldDocument, as_gold, load_jsonl, save_jsonl
-from .hf import quiet
-from .labels import DEFAULT_SCHEME, LabelScheme, word_tags
-from .shape import shape_ids as word_shape_ids
+from ..models.hf import quiet
+from ..models.labels import DEFAULT_SCHEME, LabelScheme, word_tags
+from ..models.shape import shape_ids as word_shape_ids
 
 __all__ = [
     "GoldDocument", "as_gold", "load_jsonl", "save_jsonl", "Example", "DataSummary", "EncodedExample",

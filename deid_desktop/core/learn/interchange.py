@@ -72,7 +72,7 @@ class LabelMapper:
     shipped label maps in order, then an optional user table."""
 
     def __init__(self, extra: dict[str, str] | None = None):
-        from .label_map import LabelMap
+        from ..models.label_map import LabelMap
 
         self.maps = []
         if extra:
@@ -84,7 +84,7 @@ class LabelMapper:
                 continue
 
     def __call__(self, label: str, sublabel: str | None = None) -> tuple[Category, str] | None:
-        from .label_map import split_label
+        from ..models.label_map import split_label
 
         raw = str(label).strip()
         head, sep, tail = raw.partition("/")

@@ -287,7 +287,7 @@ def evaluate_detector(det: Any, docs: Sequence[ReviewedDocument]) -> dict[str, A
 
 
 def _version_name(ws: Workspace, root: Path) -> str:
-    from .modelio import next_version
+    from ..models.modelio import next_version
 
     taken = {v.name for v in ws.list_model_versions()}
     name = next_version(root / "workspace")

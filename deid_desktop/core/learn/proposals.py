@@ -9,18 +9,18 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 
 from sqlalchemy import select
 
 from ..detect.harvested import TemplateRule
+from ..detect.workspace_sources import APPROVED, rule_from_record
 from ..store import Workspace
 from ..store.errors import RecordNotFound
 from ..store.learned import InclusionProposalRecord, TemplateRuleRecord
 from ..store.models import utc_now
 from .harvest import MIN_SUPPORT, HarvestResult, harvest_inclusion_sentences, harvest_templates
 
-PROPOSED, APPROVED, REJECTED = "proposed", "approved", "rejected"
+PROPOSED, REJECTED = "proposed", "rejected"
 STATUSES = (PROPOSED, APPROVED, REJECTED)
 
 
@@ -32,14 +32,6 @@ class InclusionProposal:
     support: int
     status: str
     created_at: datetime
-
-
-def _rule(r: TemplateRuleRecord) -> TemplateRule:
-    return TemplateRule.from_json(
-        {"template": r.template, "pattern": r.pattern, "slots": json.loads(r.slots_json), "support": r.support},
-        status=r.status,
-        id=r.id,
-    )
 
 
 def _check_status(status: str | None) -> None:
@@ -85,19 +77,7 @@ def _list(ws: Workspace, record_type, status: str | None, to_row) -> list:
 
 
 def list_rules(ws: Workspace, status: str | None = None) -> list[TemplateRule]:
-    return _list(ws, TemplateRuleRecord, status, _rule)
-
-
-def approved_rules(ws: Workspace) -> list[TemplateRule]:
-    return list_rules(ws, APPROVED)
-
-
-def approved_rules_from_file(path: str | Path) -> list[TemplateRule]:
-    ws = Workspace.open(path, create=False)
-    try:
-        return approved_rules(ws)
-    finally:
-        ws.close()
+    return _list(ws, TemplateRuleRecord, status, rule_from_record)
 
 
 def _decide(ws: Workspace, record_type, record_id: int, what: str, *, approve: bool, reviewer: str) -> None:

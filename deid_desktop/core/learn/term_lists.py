@@ -15,22 +15,10 @@ from sqlalchemy.exc import IntegrityError
 
 from ..categories import Category
 from ..detect.lists import ListKind, ListTerm, read_terms_file, write_terms_file
+from ..detect.workspace_sources import list_terms
 from ..store import Workspace
 from ..store.learned import TermRecord
 from ..store.models import utc_now
-
-
-def _term(r: TermRecord) -> ListTerm:
-    return ListTerm(
-        kind=r.kind,  # type: ignore[arg-type]
-        term=r.term,
-        is_regex=bool(r.is_regex),
-        category=Category(r.category) if r.category else None,
-        fine=r.fine or "OTHER",
-        scope=r.scope,
-        scope_id=r.scope_id,
-        id=r.id,
-    )
 
 
 def add_term(
@@ -93,20 +81,6 @@ def remove_term(ws: Workspace, term_id: int) -> None:
         s.execute(delete(TermRecord).where(TermRecord.id == term_id))
 
 
-def list_terms(
-    ws: Workspace, *, kind: ListKind | None = None, scope: str | None = None, scope_id: int | str | None = None
-) -> list[ListTerm]:
-    stmt = select(TermRecord).order_by(TermRecord.kind, TermRecord.id)
-    if kind is not None:
-        stmt = stmt.where(TermRecord.kind == kind)
-    if scope is not None:
-        stmt = stmt.where(TermRecord.scope == scope)
-    if scope_id is not None:
-        stmt = stmt.where(TermRecord.scope_id == str(scope_id))
-    with ws.session(readonly=True) as s:
-        return [_term(r) for r in s.scalars(stmt)]
-
-
 def terms_for_document(ws: Workspace, document_id: int | None) -> list[ListTerm]:
     """Workspace-wide terms plus those of the document's subject and of the document."""
     terms = list_terms(ws, scope="workspace")
@@ -116,15 +90,6 @@ def terms_for_document(ws: Workspace, document_id: int | None) -> list[ListTerm]
     if row.subject_id is not None:
         terms += list_terms(ws, scope="subject", scope_id=row.subject_id)
     return terms + list_terms(ws, scope="document", scope_id=document_id)
-
-
-def workspace_terms_from_file(path: str | Path) -> list[ListTerm]:
-    """Workspace-wide terms of the workspace at ``path`` (for detectors built from a TOML)."""
-    ws = Workspace.open(path, create=False)
-    try:
-        return list_terms(ws, scope="workspace")
-    finally:
-        ws.close()
 
 
 def import_terms(

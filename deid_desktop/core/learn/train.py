@@ -29,7 +29,7 @@ import numpy as np
 import torch
 
 from ..errors import ConfigError, DeidError, ModelError
-from ..config_files import read_toml
+from ..config_files import NUMBER, Schema, check_table, read_toml_chain
 from ..paths import resource
 from .dataset import (
     SELECTIONS,
@@ -42,11 +42,12 @@ from .dataset import (
     length_grouped_batches,
 )
 from .gold import GoldDocument, as_gold, load_jsonl
-from .device import autocast_dtype, pick_device, torch_threads
-from .hf import load_config, load_token_classifier, load_tokenizer, resolve_base_model
-from .labels import DEFAULT_SCHEME, LabelScheme
-from .modelio import load_manifest, resolve_model_dir, save_model
-from .shape_model import ShapeTokenClassifier, uses_shapes
+from .metrics import format_table
+from ..models.device import autocast_dtype, pick_device, torch_threads
+from ..models.hf import load_config, load_token_classifier, load_tokenizer, resolve_base_model
+from ..models.labels import DEFAULT_SCHEME, LabelScheme
+from ..models.modelio import load_manifest, resolve_model_dir, save_model
+from ..models.shape_model import ShapeTokenClassifier, uses_shapes
 
 log = logging.getLogger(__name__)
 
@@ -114,21 +115,23 @@ class TrainConfig:
             raise ConfigError("max_examples and threads must not be negative")
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "TrainConfig":
-        known = {f.name for f in fields(cls)} - {"source_path"}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ConfigError(f"unknown training setting(s): {', '.join(unknown)}")
+    def schema(cls) -> Schema:
+        """Each setting with the TOML types it may have (a float setting also takes 3)."""
+        defaults = cls()
+        return {f.name: NUMBER if isinstance(getattr(defaults, f.name), float) else (type(getattr(defaults, f.name)),)
+                for f in fields(cls) if f.name != "source_path"}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], source: str = "training configuration") -> "TrainConfig":
+        """``source`` names the file in error messages."""
+        check_table(data, cls.schema(), source, "[training]")
         cfg = cls()
         for k, v in data.items():
-            expected = type(getattr(cfg, k))
-            if expected is bool and not isinstance(v, bool):
-                raise ConfigError(f"training setting {k} must be true or false")
-            try:
-                setattr(cfg, k, expected(v) if expected in (int, float, str) else v)
-            except (TypeError, ValueError):
-                raise ConfigError(f"training setting {k} must be a {expected.__name__}") from None
-        cfg.validate()
+            setattr(cfg, k, float(v) if isinstance(getattr(cfg, k), float) else v)
+        try:
+            cfg.validate()
+        except ConfigError as e:
+            raise ConfigError(f"{source}: {e}") from None
         return cfg
 
     @classmethod
@@ -136,9 +139,9 @@ class TrainConfig:
         """Settings from a TOML file's ``[training]`` table; ``extends = "other.toml"`` at
         the top level reads that file first (relative to this one)."""
         p = Path(path) if path else resource("training", "default.toml")
-        data = _read_chain(p, seen=set())
+        data = read_toml_chain(p, "training configuration", shipped=resource("training"), check=_check_training_file).get("training", {})
         data.update(overrides)
-        cfg = cls.from_dict(data)
+        cfg = cls.from_dict(data, source=p.name)
         cfg.source_path = str(p)
         return cfg
 
@@ -148,17 +151,10 @@ class TrainConfig:
         return d
 
 
-def _read_chain(p: Path, seen: set[Path]) -> dict[str, Any]:
-    rp = p.resolve()
-    if rp in seen:
-        raise ConfigError(f"{p.name}: 'extends' loops back to itself")
-    seen.add(rp)
-    raw = read_toml(p, "training configuration")
-    data: dict[str, Any] = {}
-    if "extends" in raw:
-        data.update(_read_chain(p.parent / str(raw["extends"]), seen))
-    data.update(raw.get("training", {}))
-    return data
+def _check_training_file(data: dict[str, Any], file: str) -> None:
+    """One training file as written: a ``[training]`` table of known settings."""
+    check_table(data, {"training": (dict,)}, file, "the file")
+    check_table(data.get("training", {}), TrainConfig.schema(), file, "[training]")
 
 
 @dataclass
@@ -216,6 +212,7 @@ class TrainResult:
             config=self.config.to_dict(),
             data=self.data,
             metrics=self.metrics or {},
+            metrics_table=format_table(self.metrics) if self.metrics and "token" in self.metrics else "",
             extra=extra,
         )
 
@@ -546,8 +543,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"({result.train_seq_per_s:.1f} sequences/s on {result.device})"
     )
     if result.metrics:
-        from .metrics import format_table
-
         print(format_table(result.metrics))
     return 0
 

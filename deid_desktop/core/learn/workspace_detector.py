@@ -187,8 +187,7 @@ def open_workspace_detector(path: str | Path, config: EnsembleConfig | str | Pat
 
 
 def workspace_detector(ws: Workspace, config: EnsembleConfig | str | Path | None = None, *, model_path: str | None = None) -> WorkspaceDetector:
-    from .proposals import approved_rules
-    from .term_lists import list_terms
+    from ..detect.workspace_sources import approved_rules, list_terms
 
     ens = build_ensemble(ws, config, model_path=model_path)
     rules = approved_rules(ws)

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from ..categories import Category
-from ..detect.checkdigits import medicare_valid, nhi_valid, nhs_valid
+from ..checkdigits import medicare_valid, nhi_valid, nhs_valid
 from ..spans import Span
 from .digit_strings import digit_key, is_digit_string
 from .places import countries_with_town

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 
-from ..detect.checkdigits import medicare_check_digit, medicare_valid, nhs_check_digit, nhs_valid
+from ..checkdigits import medicare_check_digit, medicare_valid, nhs_check_digit, nhs_valid
 from .base import SurrogateContext
 from .shape import digits_of, put_digits, randomise_digits
 

@@ -18,7 +18,7 @@ import re
 import string
 
 from ..categories import Category
-from ..detect.checkdigits import medicare_check_digit, nhi_check_char, nhi_valid, nhs_check_digit
+from ..checkdigits import medicare_check_digit, nhi_check_char, nhi_valid, nhs_check_digit
 from .base import SurrogateContext, SurrogateGenerator, register
 from .digit_strings import digit_string_surrogate, is_digit_string
 from .keys import normalise_key

@@ -1,64 +1,54 @@
 """The rule-based half of the ensemble: one small detector per concern, and ``RuleSet``
 which runs a chosen list of them as one ensemble member.
 
-Importing this package registers every rule detector with ``deid_desktop.core.detect.base``.
+Importing this package registers every rule detector with ``deid_desktop.core.detect.base``;
+the default list the "rules" member runs is data (``resources/rules/default.toml``).
 """
 
 from __future__ import annotations
 
 import bisect
+import importlib
+import pkgutil
+from functools import cache
 
 from ...categories import Category
+from ...config_files import check_choice, check_table, check_value, read_toml
+from ...errors import ConfigError
+from ...paths import resource
 from ...spans import Span, merge_overlapping, snap_to_words, sort_spans
 from ..base import DETECTORS, Detector, register
 from ..guards import ClinicalTermGuard
 from ..inclusion import InclusionList
 from .common import RuleDetector
-from . import (  # noqa: F401  (imported to register the detectors)
-    addresses,
-    ages,
-    dates,
-    devices,
-    names,
-    national_ids,
-    organisations,
-    phones,
-    places,
-    postcodes,
-    professions,
-    record_numbers,
-    ssn,
-    vehicles,
-    web,
-)
 
-# Registry names in the default order. Order matters only for ties: where two rules report
-# the same stretch with the same score, the earlier rule's fine type is kept.
-RULE_DETECTORS: list[str] = [
-    "email",
-    "url",
-    "ip_address",
-    "ssn",
-    "nhs_number",
-    "nhi",
-    "medicare",
-    "record_number",
-    "vehicle",
-    "device_serial",
-    "phone",
-    "date",
-    "age",
-    "street_address",
-    "postcode",
-    "organisation",
-    "place",
-    "labelled_name",
-    "titled_name",
-    "signature_name",
-    "relative_name",
-    "dictionary_name",
-    "profession",
-]
+# Every module of this package holds rule classes that register themselves on import; all
+# are imported, so a new rule needs no import list (only its name in the default list).
+for _module in pkgutil.iter_modules(__path__):
+    importlib.import_module(f"{__name__}.{_module.name}")
+
+DEFAULT_RULES_FILE = ("rules", "default.toml")  # under resources/
+
+
+def rule_detector_names() -> list[str]:
+    """Every registered rule detector, by registry name."""
+    return sorted(n for n, cls in DETECTORS.items() if issubclass(cls, RuleDetector))
+
+
+@cache
+def default_rule_names() -> tuple[str, ...]:
+    """The rules a "rules" member runs by default, in order: ``resources/rules/default.toml``."""
+    path = resource(*DEFAULT_RULES_FILE)
+    data = read_toml(path, "rule list")
+    check_table(data, {"detectors": (list,)}, path.name, "the file")
+    names = data.get("detectors", [])
+    known = rule_detector_names()
+    for name in names:
+        check_value(name, (str,), path.name, "each entry of detectors")
+        check_choice(name, known, path.name, "rule detector")
+    if len(set(names)) != len(names):
+        raise ConfigError(f"{path.name}: a rule is listed twice in detectors")
+    return tuple(names)
 
 
 @register("rules")
@@ -76,10 +66,10 @@ class RuleSet(Detector):
         inclusion: InclusionList | None = None,
         guard: ClinicalTermGuard | None = None,
     ) -> None:
-        self.names = list(RULE_DETECTORS if names is None else names)
+        self.names = list(default_rule_names() if names is None else names)
         unknown = [n for n in self.names if not issubclass(DETECTORS.get(n, Detector), RuleDetector)]
         if unknown:
-            raise ValueError(f"unknown rule detector(s) {unknown}; expected some of {RULE_DETECTORS}")
+            raise ValueError(f"unknown rule detector(s) {unknown}; expected some of {rule_detector_names()}")
         self.members = [DETECTORS[n]() for n in self.names]
         self.inclusion = InclusionList.default() if inclusion is None else inclusion
         self.guard = ClinicalTermGuard.default() if guard is None else guard

@@ -13,7 +13,7 @@ import re
 from ...categories import Category
 from ...spans import Span
 from ..base import register
-from ..checkdigits import medicare_valid, nhi_valid, nhs_valid
+from ...checkdigits import medicare_valid, nhi_valid, nhs_valid
 from .common import RuleDetector, before
 
 _NHS = re.compile(r"(?<![\w-])(\d{3})([ -]?)(\d{3})\2(\d{4})(?![\w-])")

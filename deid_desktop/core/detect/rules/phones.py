@@ -8,7 +8,7 @@ import re
 from ...categories import Category
 from ...spans import Span
 from ..base import register
-from ..checkdigits import nhs_valid
+from ...checkdigits import nhs_valid
 from .common import RuleDetector, before, keep_longest
 
 _SEP = r"[\s.-]?"

@@ -117,10 +117,15 @@ def save_model(
     config: Mapping[str, Any] | None = None,
     data: Mapping[str, Any] | None = None,
     metrics: Mapping[str, Any] | None = None,
+    metrics_table: str = "",
     extra: Mapping[str, Any] | None = None,
 ) -> Path:
     """Write ``models_root/name/version/`` atomically (a half-written folder is never visible
-    under its final name) and point CURRENT at it. Returns the version folder."""
+    under its final name) and point CURRENT at it. Returns the version folder.
+
+    ``metrics_table`` is the validation table for the model card as the trainer renders it
+    (``learn.metrics.format_table``): how a model is scored is training's business, not the
+    model folder's."""
     if not _NAME.match(name):
         raise ModelError(f"model name {name!r} may contain only letters, digits, '.', '_' and '-'")
     root = Path(models_root) if models_root else models_dir()
@@ -149,7 +154,7 @@ def save_model(
             "metrics": dict(metrics or {}),
             **dict(extra or {}),
         }
-        (staging / MODEL_CARD).write_text(model_card(manifest), encoding="utf-8")
+        (staging / MODEL_CARD).write_text(model_card(manifest, metrics_table), encoding="utf-8")
         manifest["files"] = _file_table(staging)
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         os.replace(staging, final)
@@ -218,11 +223,10 @@ def _fmt(v: Any) -> str:
     return f"{v:.4f}" if isinstance(v, float) else str(v)
 
 
-def model_card(manifest: Mapping[str, Any]) -> str:
-    """A short human-readable description; the metrics table uses metrics.format_table."""
+def model_card(manifest: Mapping[str, Any], metrics_table: str = "") -> str:
+    """A short human-readable description; ``metrics_table`` is the validation figures."""
     cfg = manifest.get("config", {})
     data = manifest.get("data", {})
-    metrics = manifest.get("metrics", {})
     lines = [
         f"# {manifest.get('name', 'model')} {manifest.get('version', '')}".rstrip(),
         "",
@@ -245,10 +249,8 @@ def model_card(manifest: Mapping[str, Any]) -> str:
     lines += ["", "## Settings", ""]
     lines += [f"- {k.replace('_', ' ')}: {_fmt(v)}" for k, v in cfg.items()] or ["- not recorded"]
     lines += ["", "## Validation", ""]
-    if metrics and "token" in metrics:
-        from .metrics import format_table
-
-        lines += ["```", format_table(metrics), "```"]
+    if metrics_table:
+        lines += ["```", metrics_table, "```"]
     else:
         lines.append("No validation documents were given; no figures.")
     lines += [
