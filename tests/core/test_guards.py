@@ -310,3 +310,32 @@ def test_dates_and_numbers_that_are_nobodys(guard, text, value, category):
 def test_dates_and_ids_of_a_person_stay(guard, text, value, category):
     span = span_of(text, value, category)
     assert guard.filter(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Booking at 13+2/40, dating scan done", "13+2/40", Category.DATE),  # gestations
+        ("Seen at 28/40 for growth scan", "28/40", Category.DATE),
+        ("EDD confirmed, now 36+5", "36+5", Category.AGE),
+        ("Distress: K10 24 today", "24", Category.DATE),  # a score's value
+        ("PHQ-9 12, GAD-7 9", "12", Category.AGE),
+        ("moved to Room 12 overnight", "12", Category.ID),  # a room or a bed
+        ("Bed 4 then bay 3", "4", Category.DATE),
+    ],
+)
+def test_gestations_scores_and_rooms_are_nobodys(guard, text, value, category):
+    assert guard.filter(text, [span_of(text, value, category)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Born at 40 weeks on 12/04", "12/04", Category.DATE),
+        ("Patient aged 24 today", "24", Category.AGE),
+        ("MRN 4412345 in room 3", "4412345", Category.ID),
+    ],
+)
+def test_numbers_near_those_words_that_are_phi_stay(guard, text, value, category):
+    span = span_of(text, value, category)
+    assert guard.filter(text, [span]) == [span]

@@ -159,13 +159,32 @@ _TOOTH = re.compile(r"(?:[UL][RL]\s?[1-8][A-E]?|[1-4][1-8]|[5-8][1-5])")
 _DENTAL_BEFORE = re.compile(r"\b(?:tooth|teeth|molar|premolar|incisor|canine|wisdom|extraction of|extract|XLA|RCT|crown on|filling)\b\W*$", re.IGNORECASE)
 
 
+# A gestation: "28/40", "13+2/40", "36+5".
+_GESTATION = re.compile(r"\d{1,2}(?:\+\d)?\s*/\s*40|\d{1,2}\+[0-6]")
+# A score's value right after its label: "K10 24", "PHQ-9 12", "MoCA 26", "NEWS2 5".
+_SCORE_VALUE_BEFORE = re.compile(
+    r"\b(?:K10|K-10|PHQ-?9|PHQ-?2|GAD-?7|AUDIT(?:-C)?|NEWS2?|PEWS|MEWS|MoCA|MMSE|AMTS|ACE-?III|GCS|ESS|EPDS|"
+    r"HoNOS|DASS(?:-21)?|CURB-?65|Wells|ABCD2|CHA2DS2-VASc|HAS-BLED|Rockall|Blatchford|APGAR|Barthel|Waterlow|Braden|Norton)"
+    r"\s*(?:score)?\s*[:=]?\s*$",
+    re.IGNORECASE,
+)
+# A room, bed or bay number: "Room 12", "bed 4", "Bay 3".
+_PLACE_NUMBER_BEFORE = re.compile(r"\b(?:room|rm|bed|bay|cubicle|cot|chair|level|floor|theatre|OR)\s*(?:no\.?|number|#)?\s*$", re.IGNORECASE)
+
+
 def _is_not_anyones(text: str, span: Span) -> bool:
-    """Dates and numbers tied to a product, a law or the week, not to a person: an expiry
+    """Dates and numbers tied to a product, a law or the week, not to a person: a gestation,
+    a score's value after its label, a room or bed number, an expiry
     date after its label, the year of an act or a guideline, a weekday alone, a tooth; and
     an identifier too short to single anyone out (fewer than three digits in fewer than six
     characters: a gene such as "MLH1", a school year "Y3", a label "SN")."""
     value = text[span.start : span.end]
     before = text[max(0, span.start - 24) : span.start]
+    if span.category in (Category.DATE, Category.AGE) and _GESTATION.fullmatch(value):
+        return True
+    if span.category in (Category.DATE, Category.AGE, Category.ID) and _BARE_NUMBER.fullmatch(value):
+        if _SCORE_VALUE_BEFORE.search(before) or _PLACE_NUMBER_BEFORE.search(before):
+            return True
     if span.category == Category.DATE:
         if _EXPIRY_BEFORE.search(before):
             return True
