@@ -68,8 +68,9 @@ def test_people_and_places_outside_clinical_terms_stay(guard, text, word):
 def test_only_names_places_and_organisations_are_guarded(guard):
     text = "Parkinson's disease since 2019."
     date = Span(text.index("2019"), text.index("2019") + 4, Category.DATE, source="test")
-    age_inside = Span(0, 9, Category.AGE, source="test")
-    assert guard.filter(text, [date, age_inside]) == [date, age_inside]
+    # (a profession: the value guards below drop an age with no number in it)
+    inside = Span(0, 9, Category.PROFESSION, source="test")
+    assert guard.filter(text, [date, inside]) == [date, inside]
 
 
 def test_a_custom_term_list_replaces_the_shipped_one():
@@ -337,5 +338,27 @@ def test_gestations_scores_and_rooms_are_nobodys(guard, text, value, category):
     ],
 )
 def test_numbers_near_those_words_that_are_phi_stay(guard, text, value, category):
+    span = span_of(text, value, category)
+    assert guard.filter(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [("R DILOVAN     Born 02-Dec-1956", "Born", Category.DATE), ("Depart 02:51 | Dest 03:09", "Dest", Category.DATE), ("aged about", "about", Category.AGE)],
+)
+def test_a_date_or_age_with_no_value_in_it_is_dropped(guard, text, value, category):
+    assert guard.filter(text, [span_of(text, value, category)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Seen in May with her son", "May", Category.DATE),
+        ("Home for Christmas Day", "Christmas Day", Category.DATE),
+        ("Last seen yesterday evening", "yesterday", Category.DATE),
+        ("a sixty-two year old", "sixty-two", Category.AGE),
+    ],
+)
+def test_dates_and_ages_said_in_words_stay(guard, text, value, category):
     span = span_of(text, value, category)
     assert guard.filter(text, [span]) == [span]

@@ -172,6 +172,29 @@ _SCORE_VALUE_BEFORE = re.compile(
 _PLACE_NUMBER_BEFORE = re.compile(r"\b(?:room|rm|bed|bay|cubicle|cot|chair|level|floor|theatre|OR)\s*(?:no\.?|number|#)?\s*$", re.IGNORECASE)
 
 
+# What a date must hold: a digit, a month, or a day that names a date (a holiday, a season).
+_DATE_WORD = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\b|"
+    r"\b(?:christmas|xmas|easter|anzac|thanksgiving|new\s+year|boxing|waitangi|matariki|diwali|eid|ramadan|hanukkah|"
+    r"passover|halloween|spring|summer|autumn|fall|winter|yesterday|today|tomorrow|tonight)\b",
+    re.IGNORECASE,
+)
+_NUMBER_WORD = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)", re.IGNORECASE)
+
+
+def _has_no_date_or_age_in_it(text: str, span: Span) -> bool:
+    """A DATE with no digit, month or dated day in it ("Born", "Dest"), or an AGE with no
+    digit or number word: the model read a neighbour's label, not a value."""
+    value = text[span.start : span.end]
+    if any(c.isdigit() for c in value):
+        return False
+    if span.category == Category.DATE:
+        return _DATE_WORD.search(value) is None
+    if span.category == Category.AGE:
+        return _NUMBER_WORD.search(value) is None
+    return False
+
+
 def _is_not_anyones(text: str, span: Span) -> bool:
     """Dates and numbers tied to a product, a law or the week, not to a person: a gestation,
     a score's value after its label, a room or bed number, an expiry
@@ -385,6 +408,7 @@ class ClinicalTermGuard:
             and not _is_not_phi_by_shape(text, s)
             and not _is_job_title(text, s)
             and not _is_not_anyones(text, s)
+            and not _has_no_date_or_age_in_it(text, s)
             and not (s.category == Category.ORGANIZATION and _only_kind_word(text[s.start : s.end]))
             and (s.category not in GUARDED_CATEGORIES or not self.covers(text, s.start, s.end))
         ]
