@@ -362,3 +362,21 @@ def test_a_date_or_age_with_no_value_in_it_is_dropped(guard, text, value, catego
 def test_dates_and_ages_said_in_words_stay(guard, text, value, category):
     span = span_of(text, value, category)
     assert guard.filter(text, [span]) == [span]
+
+
+@pytest.mark.parametrize("text, value", [("Social: ex-smoker (quit 15 y)", "smoker"), ("ex-drinker, now sober", "drinker")])
+def test_a_habit_is_no_profession(guard, text, value):
+    assert guard.filter(text, [span_of(text, value, Category.PROFESSION)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Mother: Bożena, 31, care assistant (nights)", "care assistant"),
+        ("Ex-shearer and freezing worker", "shearer"),
+        ("Occupation: barista", "barista"),
+    ],
+)
+def test_jobs_a_model_finds_stay(guard, text, value):
+    span = span_of(text, value, Category.PROFESSION)
+    assert guard.filter(text, [span]) == [span]

@@ -195,6 +195,16 @@ def _has_no_date_or_age_in_it(text: str, span: Span) -> bool:
     return False
 
 
+# Habits are no jobs, though "ex-" stands before both ("ex-smoker", "ex-shearer"). (Dropping a
+# model's profession where nothing says a job was measured too: on the hand-written notes it
+# lost more real jobs than it removed false ones, so only habits go.)
+_HABITS = frozenset("smoker smokers drinker drinkers user users vaper vapers gambler gamblers".split())
+
+
+def _is_a_habit(text: str, span: Span) -> bool:
+    return span.category == Category.PROFESSION and text[span.start : span.end].strip().casefold() in _HABITS
+
+
 def _is_not_anyones(text: str, span: Span) -> bool:
     """Dates and numbers tied to a product, a law or the week, not to a person: a gestation,
     a score's value after its label, a room or bed number, an expiry
@@ -409,6 +419,7 @@ class ClinicalTermGuard:
             and not _is_job_title(text, s)
             and not _is_not_anyones(text, s)
             and not _has_no_date_or_age_in_it(text, s)
+            and not _is_a_habit(text, s)
             and not (s.category == Category.ORGANIZATION and _only_kind_word(text[s.start : s.end]))
             and (s.category not in GUARDED_CATEGORIES or not self.covers(text, s.start, s.end))
         ]
