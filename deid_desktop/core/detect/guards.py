@@ -265,6 +265,16 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
     return False
 
 
+# How far back "the line" reaches: a text of one huge line made every span search it all.
+_LINE_REACH = 200
+
+
+def _line_start(text: str, at: int) -> int:
+    """The start of the line ``at`` is on, or ``_LINE_REACH`` characters back if nearer."""
+    lo = max(0, at - _LINE_REACH)
+    return text.rfind("\n", lo, at) + 1 or lo
+
+
 def _is_not_a_date_or_id(text: str, span: Span) -> bool:
     """A DATE that is a score, an acuity, a fraction of a week or month, or a centile; an
     ID that is a diagnosis code or a gene variant; a CONTACT with nothing to call or write to."""
@@ -275,7 +285,7 @@ def _is_not_a_date_or_id(text: str, span: Span) -> bool:
             return True
         if _DECIMAL_FRACTION.fullmatch(value):
             return True
-        line_start = text.rfind("\n", 0, span.start) + 1
+        line_start = _line_start(text, span.start)
         if _SNELLEN.fullmatch(value) and _ACUITY_LINE.search(text, line_start, span.start):
             return True
         if _DURATION.fullmatch(value) and (_DURATION_LABEL.search(before) or _AGO_AFTER.match(text, span.end)):
@@ -287,8 +297,7 @@ def _is_not_a_date_or_id(text: str, span: Span) -> bool:
     if span.category == Category.ID:
         if _ICD10.fullmatch(value):
             return True
-        line_start = text.rfind("\n", 0, span.start) + 1
-        if _CODE_LINE.search(text, line_start, span.start):
+        if _CODE_LINE.search(text, _line_start(text, span.start), span.start):
             return True
         if _PROTEIN_CHANGE.fullmatch(value) and _GENE_BEFORE.search(text, max(0, span.start - 12), span.start):
             return True

@@ -96,11 +96,9 @@ class Propagator:
         self.guard = guard
         self._common = name_words() | not_names()
 
-    def _pattern(self, part: str) -> tuple[re.Pattern[str], bool]:
-        """(whole-word pattern, exact-case only)."""
-        common = part.casefold() in self._common
-        flags = 0 if common else re.IGNORECASE
-        return re.compile(rf"(?<![\w'’\-]){re.escape(part)}(?![\w\-]|['’][^\W_s])", flags), common
+    def _exact_only(self, part: str) -> bool:
+        """Whether a part is found in its own case only (a common word: "Will", "Rose")."""
+        return part.casefold() in self._common
 
     def _beside_names(self, text: str, spans: list[Span]) -> tuple[list[Span], dict[str, Span]]:
         """Initials, short forms and ages in brackets right after found names: (new spans,
@@ -164,9 +162,8 @@ class Propagator:
         added: list[Span] = []
         lowered = _Lowered(text)
         for (value, whole), origin in found.items():
-            rx, exact_only = self._pattern(value) if not whole else (re.compile(rf"(?<!\w){re.escape(value)}(?!\w)"), True)
-            for m in _matches(rx, value, exact_only, text, lowered):
-                a, b = m.span()
+            exact_only = True if whole else self._exact_only(value)
+            for a, b in _matches(value, exact_only, whole, text, lowered):
                 if not taken.free(a, b):
                     continue
                 if exact_only and not whole and _SENTENCE_START.search(text[max(0, a - 4) : a]):
@@ -195,33 +192,67 @@ class _Lowered:
         return self._lower
 
 
-def _matches(rx: re.Pattern[str], value: str, exact_case: bool, text: str, lowered: _Lowered) -> Iterator[re.Match[str]]:
-    """What ``rx.finditer(text)`` yields, found faster. The pattern is the literal ``value``
-    between look-arounds, which keep the regular expression engine from skipping ahead: it
-    tried every position of the text for every value, so a long document with many names
-    took time in the product of the two. Here a plain search finds each place the literal
-    stands and the pattern is only tried there; a match resumes after its end and a miss one
-    character on, as ``finditer`` does."""
+def _word(ch: str) -> bool:
+    """What ``\\w`` matches in a ``str`` pattern."""
+    return ch.isalnum() or ch == "_"
+
+
+def _bounded(text: str, a: int, b: int, whole: bool, ignore_case: bool) -> bool:
+    """Whether the occurrence at [a, b) stands alone. A whole value: no word character on
+    either side. A part of a name: no word character, apostrophe or hyphen before it, and
+    after it no word character or hyphen, nor an apostrophe followed by a letter other than
+    the possessive s ("O'Brien" is not "O", "Ngata's" is "Ngata")."""
+    before = text[a - 1] if a > 0 else ""
+    after = text[b] if b < len(text) else ""
+    if whole:
+        return not (before and _word(before)) and not (after and _word(after))
+    if before and (_word(before) or before in "'’-"):
+        return False
+    if after and (_word(after) or after == "-"):
+        return False
+    if after in ("'", "’") and b + 1 < len(text):
+        nxt = text[b + 1]
+        possessive = nxt in ("s", "S") if ignore_case else nxt == "s"
+        if _word(nxt) and nxt != "_" and not possessive:
+            return False
+    return True
+
+
+def _matches(value: str, exact_case: bool, whole: bool, text: str, lowered: _Lowered) -> Iterator[tuple[int, int]]:
+    """Where ``value`` stands alone in ``text`` ((start, end) pairs, left to right, none
+    overlapping). A plain search finds each place the literal stands and its neighbours are
+    checked there: a regular expression per value with look-arounds kept the engine from
+    skipping ahead (every position tried for every value) and cost a compile per value, so
+    a long document with thousands of names took time in the product of the two."""
+    ignore_case = not exact_case
     if exact_case:
         find = lambda pos: text.find(value, pos)  # noqa: E731
+        size = lambda i: len(value)  # noqa: E731
     elif lowered.usable and value.isascii():
         low, needle = lowered.get(), value.lower()
         find = lambda pos: low.find(needle, pos)  # noqa: E731
-    else:
-        literal = re.compile(re.escape(value), rx.flags & re.IGNORECASE)
+        size = lambda i: len(value)  # noqa: E731
+    else:  # case folding may change lengths outside ASCII: let the regular expression say
+        literal = re.compile(re.escape(value), re.IGNORECASE)
+        found: dict[int, int] = {}
 
         def find(pos: int) -> int:
             m = literal.search(text, pos)
-            return m.start() if m else -1
+            if m is None:
+                return -1
+            found[m.start()] = m.end() - m.start()
+            return m.start()
+
+        size = lambda i: found[i]  # noqa: E731
 
     pos = 0
     while True:
         i = find(pos)
         if i < 0:
             return
-        m = rx.match(text, i)
-        if m is None:
+        j = i + size(i)
+        if not _bounded(text, i, j, whole, ignore_case):
             pos = i + 1
             continue
-        yield m
-        pos = m.end()
+        yield i, j
+        pos = j

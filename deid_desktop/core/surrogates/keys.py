@@ -13,6 +13,7 @@ import json
 import random
 import secrets
 import unicodedata
+from functools import lru_cache
 
 # Bumped only if the derivation changes; part of every HMAC message so an old workspace
 # never silently mixes two derivations.
@@ -36,6 +37,10 @@ def ascii_fold(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+# Called for every candidate surrogate of every value (``distinct`` compares each against the
+# original), so a long note asked it hundreds of thousands of times for a few thousand
+# strings: remembered.
+@lru_cache(maxsize=1 << 16)
 def normalise_key(text: str) -> str:
     """The part of an original that decides its surrogate: case, accents, whitespace and
     punctuation do not count, so "SMITH", "Smith" and "smith," key the same way."""

@@ -47,10 +47,13 @@ _RELATIVE_LINE = re.compile(
 )
 
 
-def _line(text: str, at: int) -> str:
-    start = text.rfind("\n", 0, at) + 1
-    end = text.find("\n", at)
-    return text[start : end if end >= 0 else len(text)]
+def _line(text: str, at: int, reach: int = 160) -> str:
+    """The line around ``at``, at most ``reach`` characters either side (a text of one huge
+    line must not be read whole for every match)."""
+    lo, hi = max(0, at - reach), min(len(text), at + reach)
+    start = text.rfind("\n", lo, at) + 1 or lo
+    end = text.find("\n", at, hi)
+    return text[start : end if end >= 0 else hi]
 
 
 def _words_value(words: str) -> int:
