@@ -111,7 +111,7 @@ def cmd_evaluate(args) -> int:
     result = evaluate(gold, pred_spans, only_ages_over_89=args.ages_over_89)
     print(format_table(result))
     if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=2), encoding="utf-8")
+        Path(args.json).write_text(json.dumps(result.to_dict(), indent=2), encoding="utf-8")
     return 0
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -23,6 +23,7 @@ from ..categories import Category
 from ..detect.ensemble import CategoryWeights, EnsembleConfig, category_weights_json, fit_all_weights, resolve_model_dir
 from ..errors import ConfigError, DeidError
 from ..store import Workspace
+from .metrics import Evaluation
 from .reviewed import (
     CorrectionSummary,
     ReviewedDocument,
@@ -107,8 +108,8 @@ class RetrainOutcome:
     model_version_id: int | None = None
     version_name: str | None = None
     path: str | None = None
-    metrics: dict[str, Any] | None = None  # the new model on the held-out documents
-    previous_metrics: dict[str, Any] | None = None  # what was active, on the same documents
+    metrics: Evaluation | None = None  # the new model on the held-out documents
+    previous_metrics: Evaluation | None = None  # what was active, on the same documents
     activated: bool = False
     counts: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
@@ -121,13 +122,29 @@ class RetrainOutcome:
         return _score(self.metrics) > _score(self.previous_metrics)
 
     def to_json(self) -> dict[str, Any]:
+        """The form ``learn retrain --json`` prints as its result event (the GUI reads it)."""
         d = asdict(self)
         d["better"] = self.better
         return d
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "RetrainOutcome":
+        """Back from ``to_json`` (``better`` is derived, so it is not read)."""
+        known = {f.name for f in fields(cls)}
+        values = {k: v for k, v in data.items() if k in known}
+        for key in ("metrics", "previous_metrics"):
+            if values.get(key) is not None:
+                values[key] = Evaluation.from_dict(values[key])
+        return cls(**values)
 
-def _score(metrics: dict[str, Any]) -> tuple[float, float]:
-    return (round(metrics["token"]["f1"], 6), round(metrics["token"]["recall"], 6))
+
+def _stored(metrics: Evaluation | None) -> dict[str, Any] | None:
+    """The JSON form the workspace keeps (model versions, training runs)."""
+    return None if metrics is None else metrics.to_dict()
+
+
+def _score(metrics: Evaluation) -> tuple[float, float]:
+    return (round(metrics.token.f1, 6), round(metrics.token.recall, 6))
 
 
 # -- what a retrain would use ----------------------------------------------------------------
@@ -279,7 +296,7 @@ def _train_config(settings: RetrainSettings, epochs: int | None = None):
         return TrainConfig.from_dict(overrides)
 
 
-def evaluate_detector(det: Any, docs: Sequence[ReviewedDocument]) -> dict[str, Any]:
+def evaluate_detector(det: Any, docs: Sequence[ReviewedDocument]) -> Evaluation:
     from .metrics import evaluate
 
     preds = det.detect_many([d.text for d in docs], document_ids=[d.document_id for d in docs])
@@ -375,8 +392,8 @@ def retrain(
             name,
             str(path),
             {
-                "heldout": outcome.metrics,
-                "previous": outcome.previous_metrics,
+                "heldout": _stored(outcome.metrics),
+                "previous": _stored(outcome.previous_metrics),
                 "previous_model": active.name if active else init_name,
                 "heldout_documents": len(held_docs),
                 "train_documents": len(train_docs),
@@ -396,7 +413,7 @@ def retrain(
     except BaseException as e:
         ws.finish_training_run(run_id, status="failed", metrics={"error": type(e).__name__})
         raise
-    ws.finish_training_run(run_id, status="ok", metrics={"heldout": outcome.metrics, "previous": outcome.previous_metrics})
+    ws.finish_training_run(run_id, status="ok", metrics={"heldout": _stored(outcome.metrics), "previous": _stored(outcome.previous_metrics)})
     if settings.activate_if_better and outcome.better:
         emit(Progress("weights", 0, 1))
         activate(ws, outcome.model_version_id)

@@ -42,7 +42,7 @@ from .dataset import (
     length_grouped_batches,
 )
 from .gold import GoldDocument, as_gold, load_jsonl
-from .metrics import format_table
+from .metrics import Evaluation, format_table
 from ..models.device import autocast_dtype, pick_device, torch_threads
 from ..models.hf import load_config, load_token_classifier, load_tokenizer, resolve_base_model
 from ..models.labels import DEFAULT_SCHEME, LabelScheme
@@ -172,7 +172,7 @@ class TrainResult:
     train_seq_per_s: float
     device: str
     precision: str = "float32"
-    metrics: dict[str, Any] | None = None
+    metrics: Evaluation | None = None  # on the validation documents, if any
     validation: dict[str, Any] | None = None
 
     def save(
@@ -211,8 +211,8 @@ class TrainResult:
             label_scheme=self.scheme.to_json(),
             config=self.config.to_dict(),
             data=self.data,
-            metrics=self.metrics or {},
-            metrics_table=format_table(self.metrics) if self.metrics and "token" in self.metrics else "",
+            metrics=self.metrics.to_dict() if self.metrics else {},
+            metrics_table=format_table(self.metrics) if self.metrics else "",
             extra=extra,
         )
 
@@ -430,7 +430,7 @@ def _data_record(summary: DataSummary, n_encoded: int, n_tokens: int) -> dict[st
 
 def evaluate_model(
     model: Any, tokenizer: Any, val_docs: Sequence[Any], *, max_length: int | None = None
-) -> tuple[dict[str, Any], dict[str, Any]]:
+) -> tuple[Evaluation, dict[str, Any]]:
     """Metrics of a model in memory on gold documents, run the way the detector runs it by
     default (sentence by sentence). Returns (metrics, how it was run)."""
     from ..detect.transformer import TransformerDetector
