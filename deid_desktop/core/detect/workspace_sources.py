@@ -13,12 +13,11 @@ from pathlib import Path
 
 from ..categories import Category
 from ..store import Workspace
-from ..store.learned_items import TemplateRuleRow, TermRow
+from ..store.learned_items import ProposalStatus, TemplateRuleRow, TermRow
 from .harvested import TemplateRule
 from .lists import ListKind, ListTerm
 
-# the verdict ``learn.proposals`` records on a rule or sentence a person approved
-APPROVED = "approved"
+APPROVED = ProposalStatus.APPROVED  # only approved rules reach detection
 
 
 def term_from_record(r: TermRow) -> ListTerm:

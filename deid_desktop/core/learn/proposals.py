@@ -13,11 +13,11 @@ from datetime import datetime
 from ..detect.harvested import TemplateRule
 from ..detect.workspace_sources import APPROVED, rule_from_record
 from ..store import Workspace
-from ..store.learned_items import NewInclusionProposal, NewTemplateRule
+from ..store.learned_items import NewInclusionProposal, NewTemplateRule, ProposalStatus
 from .harvest import MIN_SUPPORT, HarvestResult, harvest_inclusion_sentences, harvest_templates
 
-PROPOSED, REJECTED = "proposed", "rejected"
-STATUSES = (PROPOSED, APPROVED, REJECTED)
+PROPOSED, REJECTED = ProposalStatus.PROPOSED, ProposalStatus.REJECTED
+STATUSES = tuple(s.value for s in ProposalStatus)
 
 
 @dataclass(frozen=True)

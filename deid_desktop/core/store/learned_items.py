@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 from typing import Iterable
 
 from sqlalchemy import delete, select
@@ -15,6 +16,15 @@ from .database import Database
 from .errors import RecordNotFound
 from .learned import InclusionProposalRecord, TemplateRuleRecord, TermRecord
 from .models import utc_now
+
+
+class ProposalStatus(StrEnum):
+    """A proposed rule's or sentence's verdict; the values are what the status columns hold.
+    Only approved ones reach detection, and a rejected one stays rejected when harvested again."""
+
+    PROPOSED = "proposed"
+    APPROVED = "approved"
+    REJECTED = "rejected"
 
 
 @dataclass(frozen=True, slots=True)
