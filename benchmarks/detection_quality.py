@@ -73,7 +73,7 @@ def fit_validation_weights(ens: Ensemble, n_val: int) -> tuple[int, str]:
     ens.set_category_weights(by_category)
     best, best_f1 = names[0], -1.0
     for n in names:
-        f1 = evaluate(val, [m[n] for m in vm])["token"]["f1"]
+        f1 = evaluate(val, [m[n] for m in vm]).token.f1
         if f1 > best_f1:
             best, best_f1 = n, f1
     ens.config.tie_breaker = best
@@ -113,15 +113,15 @@ def score_detectors(ens: Ensemble, test: list, ablation: bool = False) -> tuple[
     t_members = time.perf_counter() - t0
     results: dict[str, dict] = {}
     for n in ens.order:
-        results[f"{n} only"] = evaluate(test, [m[n] for m in by_member])
+        results[f"{n} only"] = evaluate(test, [m[n] for m in by_member]).to_dict()
     for strategy in ("union", "majority", "soft_vote"):
         if ablation:
             for label, switches in STEPS.items():
                 with variant(ens, **switches):
                     preds = [ens.combine(d.text, m, strategy) for d, m in zip(test, by_member)]
-                results[f"{strategy}, {label}"] = evaluate(test, preds)
+                results[f"{strategy}, {label}"] = evaluate(test, preds).to_dict()
         preds = [ens.combine(d.text, m, strategy) for d, m in zip(test, by_member)]
-        results[f"ensemble: {strategy}"] = evaluate(test, preds)
+        results[f"ensemble: {strategy}"] = evaluate(test, preds).to_dict()
     return results, t_members, by_member
 
 

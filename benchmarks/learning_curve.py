@@ -114,7 +114,7 @@ def detect_and_review(ws: Workspace, docs: list[dict]) -> Corrections:
 
 def score(ws: Workspace, heldout: list[dict]) -> dict:
     det = workspace_detector(ws)
-    return evaluate(heldout, det.detect_many([d["text"] for d in heldout]))
+    return evaluate(heldout, det.detect_many([d["text"] for d in heldout])).to_dict()
 
 
 def import_reviewed_gold(ws: Workspace, docs: list[dict]) -> None:

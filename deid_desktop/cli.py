@@ -14,6 +14,7 @@ from typing import Iterator
 
 from .core.paths import build_model_command
 from .core.safe_files import open_private_text
+from .core.surrogates.modes import MODES, ExportMode
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -414,7 +415,7 @@ def build_parser() -> argparse.ArgumentParser:
     x = sub.add_parser("deidentify", help="write de-identified copies of files and folders")
     x.add_argument("paths", nargs="+", help="files (.txt .docx .pdf) and folders")
     x.add_argument("--out", required=True, help="output folder (the report is written there too)")
-    x.add_argument("--mode", choices=("surrogate", "tag", "blackout"), default="surrogate")
+    x.add_argument("--mode", choices=MODES, default=ExportMode.SURROGATE.value)
     x.add_argument("--format", choices=("txt", "docx", "pdf"), help="output format (default: same as input)")
     x.add_argument("--subjects", help="CSV manifest with columns path,subject")
     x.add_argument("--workers", type=int, default=1)

@@ -16,7 +16,10 @@ import signal
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .core.learn.metrics import Evaluation, Scores
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -38,25 +41,27 @@ def _fmt(x: float | None) -> str:
     return "   -  " if x is None else f"{x:6.3f}"
 
 
-def comparison_table(new: dict[str, Any] | None, old: dict[str, Any] | None) -> str:
+def comparison_table(new: Evaluation | None, old: Evaluation | None) -> str:
     """Old and new model side by side: binary P/R/F1, then per-category recall and F1."""
     if new is None:
         return "(no held-out documents: nothing to compare)"
     lines = [f"{'':22}{'before P':>9}{'R':>7}{'F1':>7}   {'after P':>8}{'R':>7}{'F1':>7}"]
 
-    def row(title: str, o: dict | None, n: dict) -> str:
-        g = (lambda m, k: m.get(k) if m else None)
-        return (f"{title:22}{_fmt(g(o, 'precision')):>9}{_fmt(g(o, 'recall')):>7}{_fmt(g(o, 'f1')):>7}   "
-                f"{_fmt(n.get('precision')):>8}{_fmt(n.get('recall')):>7}{_fmt(n.get('f1')):>7}")
+    def row(title: str, o: tuple[float, float, float] | None, n: tuple[float, float, float]) -> str:
+        before = "".join(f"{_fmt(v):>{w}}" for v, w in zip(o or (None, None, None), (9, 7, 7)))
+        return f"{title:22}{before}   {_fmt(n[0]):>8}{_fmt(n[1]):>7}{_fmt(n[2]):>7}"
 
-    lines.append(row("PHI words (binary)", old["token"] if old else None, new["token"]))
-    lines.append(row("PHI words, typed", old["typed_token"] if old else None, new["typed_token"]))
-    for cat, m in new.get("per_category", {}).items():
-        o = (old or {}).get("per_category", {}).get(cat)
+    def prf(s: Scores) -> tuple[float, float, float]:
+        return s.precision, s.recall, s.f1
+
+    lines.append(row("PHI words (binary)", prf(old.token) if old else None, prf(new.token)))
+    lines.append(row("PHI words, typed", prf(old.typed_token) if old else None, prf(new.typed_token)))
+    for cat, m in new.per_category.items():
+        o = old.per_category.get(cat) if old else None
         lines.append(row(
             f"  {cat}",
-            {"precision": o["typed_precision"], "recall": o["typed_recall"], "f1": o["typed_f1"]} if o else None,
-            {"precision": m["typed_precision"], "recall": m["typed_recall"], "f1": m["typed_f1"]},
+            (o.typed_precision, o.typed_recall, o.typed_f1) if o else None,
+            (m.typed_precision, m.typed_recall, m.typed_f1),
         ))
     return "\n".join(lines)
 

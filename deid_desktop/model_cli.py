@@ -57,9 +57,9 @@ def cmd_build_model(args) -> int:
         finally:
             close()
         path = result.save(cfg.name, models_root=root)
-        m = (result.metrics or {}).get("token", {})
+        recall, precision = (result.metrics.token.recall, result.metrics.token.precision) if result.metrics else (float("nan"), float("nan"))
         _err(f"{cfg.name}: saved {path} ({result.steps} steps, {result.seconds:.0f} s, "
-             f"validation PHI-word recall {m.get('recall', float('nan')):.3f}, precision {m.get('precision', float('nan')):.3f})")
+             f"validation PHI-word recall {recall:.3f}, precision {precision:.3f})")
         _prepare_cpu_runtime(path)
     _err(f"done in {time.perf_counter() - t0:.0f} s")
     return 0
@@ -111,7 +111,7 @@ def cmd_evaluate(args) -> int:
     result = evaluate(gold, pred_spans, only_ages_over_89=args.ages_over_89)
     print(format_table(result))
     if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=2), encoding="utf-8")
+        Path(args.json).write_text(json.dumps(result.to_dict(), indent=2), encoding="utf-8")
     return 0
 
 

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from .cli import _err, _load_key, build_detector
+from .core.surrogates.modes import MODES, ExportMode
 
 
 def cmd_deidentify_table(args: argparse.Namespace) -> int:
@@ -109,7 +110,7 @@ def register(sub) -> None:
     t.add_argument("--text-column", default="text")
     t.add_argument("--spans-column", help="also write the spans found (JSON: offsets into the original text, labels)")
     t.add_argument("--errors-column", default="errors", help="column telling why a row has no output text")
-    t.add_argument("--mode", choices=("surrogate", "tag", "blackout"), default="surrogate")
+    t.add_argument("--mode", choices=MODES, default=ExportMode.SURROGATE.value)
     which = t.add_mutually_exclusive_group()
     which.add_argument("--ensemble", help="ensemble TOML")
     which.add_argument("--workspace", help="use this workspace's secret, model and weights (a path every executor can read)")

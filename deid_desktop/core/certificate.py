@@ -175,22 +175,16 @@ def detector_record(detector, *, active_model: str | None = None) -> dict[str, A
 def detection_runs(workspace, run_ids: Iterable[int]) -> dict[str, dict[str, Any]]:
     """The detection runs whose findings the exported documents carry: when they ran and
     with which model versions (the export's own detector only re-scans)."""
-    from sqlalchemy import select
-
-    from .store.models import DetectionRun
-
     ids = sorted(set(run_ids))
     if not ids:
         return {}
-    with workspace.session(readonly=True) as session:
-        runs = session.scalars(select(DetectionRun).where(DetectionRun.id.in_(ids)).order_by(DetectionRun.id)).all()
-        return {
-            str(r.id): {
-                "started_utc": _iso(r.started_at),
-                "model_versions": {k: _no_folder(v) for k, v in sorted(json.loads(r.model_versions_json or "{}").items())},
-            }
-            for r in runs
+    return {
+        str(r.id): {
+            "started_utc": _iso(r.started_at),
+            "model_versions": {k: _no_folder(v) for k, v in sorted(r.model_versions.items())},
         }
+        for r in workspace.detection_run_rows(ids)
+    }
 
 
 def _iso(value: datetime | None) -> str | None:

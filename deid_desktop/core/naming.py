@@ -43,6 +43,7 @@ from typing import Iterable, Mapping, Sequence
 
 from .categories import Category
 from .spans import Span
+from .surrogates.modes import ExportMode
 
 # A run of digits joined by - . / stays one word ("2024-05-02", "02.05.2024"): split, a date
 # would no longer look like one to the detector.
@@ -260,10 +261,10 @@ class FileNamer:
 
     ``secret`` keys the neutral names; pass the same secret the engine was made with."""
 
-    def __init__(self, detector, engine, secret: bytes, mode: str = "surrogate"):
+    def __init__(self, detector, engine, secret: bytes, mode: ExportMode | str = ExportMode.SURROGATE):
         self.detector = detector
         self.engine = engine
-        self.mode = mode
+        self.mode = ExportMode.parse(mode)
         self._key = hmac.new(secret, b"deid-desktop file names", hashlib.sha256).digest()
         self._cache: dict[tuple, str] = {}
 
@@ -288,12 +289,12 @@ class FileNamer:
             return self.neutral(name, subject, kind)
         if not r.spans:
             return _safe(name) or self.neutral(name, subject, kind)
-        if self.mode != "surrogate":
+        if self.mode is not ExportMode.SURROGATE:
             return self.neutral(name, subject, kind)
         first_word = {a: i for i, (a, _) in enumerate(r.bounds)}
         last_word = {b: i for i, (_, b) in enumerate(r.bounds)}
         out, pos = [], 0
-        for rep in self.engine.replacements(r.text, r.spans, subject=subject, mode="surrogate"):
+        for rep in self.engine.replacements(r.text, r.spans, subject=subject, mode=ExportMode.SURROGATE):
             a, b = r.words[first_word[rep.start]].start, r.words[last_word[rep.end]].end
             out.append(name[pos:a])
             # one word keeps the name's own separator ("wellington_referral" →

@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterable, Sequence
 from .documents import Document, Replacement, apply_replacements
 from .errors import DeidError, ExportError, IngestError, content_free_traceback
 from .spans import Span, sort_spans
+from .surrogates.modes import MODES, ExportMode
 from .safe_files import atomic_text
 from .windows import (
     OVERLAP_CHARS,
@@ -43,7 +44,6 @@ from .windows import (
 
 log = logging.getLogger(__name__)
 
-MODES = ("surrogate", "tag", "blackout")
 # True (or "targeted"): the re-scan reads what the export changed where it can, "full": the
 # whole output always, False: no re-scan.
 RESCANS = (True, False, "targeted", "full")
@@ -152,7 +152,7 @@ class Deidentifier:
         detector,
         engine,
         *,
-        mode: str = "surrogate",
+        mode: ExportMode | str = ExportMode.SURROGATE,
         out_format: str | None = None,
         rescan: bool | str = True,
         windowed_above: int = WINDOWED_ABOVE,
@@ -169,7 +169,7 @@ class Deidentifier:
         self.ocr = check_mode(ocr)
         self.detector = detector
         self.engine = engine
-        self.mode = mode
+        self.mode = ExportMode(mode)
         self.out_format = out_format
         self.rescan = rescan
         self.windowed_above = windowed_above
@@ -279,7 +279,7 @@ class Deidentifier:
     def _stages(self) -> tuple[tuple[float, float], tuple[float, float]]:
         """The parts of a file's work that detecting its text and re-scanning its output
         take: halves when the output is re-scanned with the detector, else all and none."""
-        if self.rescan and self.mode == "surrogate":
+        if self.rescan and self.mode is ExportMode.SURROGATE:
             return (0.0, 0.5), (0.5, 1.0)
         return (0.0, 1.0), (1.0, 1.0)
 
@@ -330,7 +330,7 @@ class Deidentifier:
                 # pictures of a Word output are read again by OCR: what was painted is checked
                 out_text = load_document(written.path, ocr=self.ocr).text
                 huge = self.is_huge(doc.text) or self.is_huge(out_text)
-                if self.mode == "surrogate":
+                if self.mode is ExportMode.SURROGATE:
                     found = self.rescan_detect(doc.text, out_text, reps, detected)
                     find = residual_findings_near if huge else residual_findings
                     result.rescan_findings = find(out_text, found, reps)

@@ -31,6 +31,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from .errors import DeidError, IngestError, ModelError, content_free_traceback
 from .safe_files import atomic_text, write_atomic_text
+from .surrogates.modes import ExportMode
 
 log = logging.getLogger(__name__)
 
@@ -167,8 +168,12 @@ class RowJob:
 
     detector: DetectorSpec
     key: Secret
-    mode: str = "surrogate"
+    mode: ExportMode = ExportMode.SURROGATE
     max_chars: int = MAX_CHARS
+
+    def __post_init__(self) -> None:
+        # The command line hands the mode over as the string it read.
+        object.__setattr__(self, "mode", ExportMode.parse(self.mode))
 
     def cache_key(self) -> tuple:
         return (self.detector, self.key.identity(), self.mode)

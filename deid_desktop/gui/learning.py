@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
 
 from ..core.categories import Category, display_name
 from ..core.errors import DeidError
+from ..core.learn.metrics import Evaluation
 from ..core.learn.uncertainty import compare
 from . import file_dialogs
 from .errors import show_error
@@ -477,7 +478,7 @@ class RetrainDialog(QDialog):
             self.chart.setPixmap(bar_chart(groups, {"before": before, "after": after}, title="F1 on held-out reviewed documents"))
         better = result.get("better")
         name = result.get("version_name")
-        cmp = compare(old, new) if new and old else None
+        cmp = compare(Evaluation.from_dict(old), Evaluation.from_dict(new)) if new and old else None
         self.caveat.setText(caveat_text(cmp) if cmp else "")
         self.caveat.setVisible(cmp is not None)
         if cmp is not None:

@@ -169,3 +169,29 @@ def test_export_command_writes_a_label_studio_interface(tmp_path, capsys):
     assert '<Label value="NAME"/>' in xml and "$text" in xml
     assert "1 reviewed document(s)" in capsys.readouterr().out
     ws.close()
+
+
+def test_a_registered_format_is_read_and_written_through_the_registry(tmp_path, monkeypatch):
+    """A new format is one module calling ``register``: reading, writing and the format list
+    reach it with no other edit."""
+    from deid_desktop.core.learn.interchange import registry
+
+    monkeypatch.setattr(registry, "_FORMATS", dict(registry._FORMATS))
+
+    def write_lines(docs, out):
+        out.write_text("\n".join(d.text for d in docs), encoding="utf-8")
+        return len(docs)
+
+    def read_lines(p, mapper, report):
+        return [AnnotatedDocument(str(k), line) for k, line in enumerate(p.read_text(encoding="utf-8").splitlines())]
+
+    registry.register("lines", read_lines, write_lines)
+    assert registry.format_names()[-1] == "lines"
+    out = tmp_path / "sub" / "notes.lines"
+    assert write_annotations([AnnotatedDocument("a", "one"), AnnotatedDocument("b", "two")], out, "lines") == 2
+    docs, report = read_annotations(out, "lines")
+    assert [d.text for d in docs] == ["one", "two"] and report.documents == 2
+    with pytest.raises(ValueError, match="registered twice"):
+        registry.register("lines", read_lines, write_lines)
+    with pytest.raises(ConfigError, match="unknown annotation format 'nope'; expected one of jsonl, brat, conll"):
+        write_annotations([], tmp_path / "x", "nope")

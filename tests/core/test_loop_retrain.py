@@ -10,6 +10,7 @@ import torch
 from safetensors.torch import load_file
 
 from deid_desktop import learn_cli
+from deid_desktop.core.learn.metrics import Evaluation, Scores
 from deid_desktop.core.detect.ensemble import Ensemble, EnsembleConfig
 from deid_desktop.core.learn.loop import (
     SETTING_ENSEMBLE,
@@ -127,7 +128,8 @@ def test_nothing_to_learn_without_reviewed_documents(tmp_path, monkeypatch, caps
 
 def test_better_means_higher_binary_f1_then_recall():
     def m(f1, r):
-        return {"token": {"f1": f1, "recall": r}}
+        words = Scores(precision=0.0, recall=r, f1=f1, tp=0, fp=0, fn=0, support=0)
+        return Evaluation(1, False, words, words, words, 0, 0.0, 0.0)
 
     assert RetrainOutcome("ok", metrics=m(0.8, 0.7), previous_metrics=m(0.7, 0.9)).better is True
     assert RetrainOutcome("ok", metrics=m(0.8, 0.9), previous_metrics=m(0.8, 0.7)).better is True
@@ -169,3 +171,14 @@ def test_retrain_command_is_cancelled_by_its_stop_file(ws, tmp_path, capsys):
     assert code == 130
     assert "cancelled" in capsys.readouterr().err
     assert len(ws.list_model_versions()) == 1
+
+
+def test_the_result_event_reads_back_into_an_outcome():
+    """``learn retrain --json`` prints ``to_json``; whoever reads it gets the same outcome."""
+    words = Scores(precision=0.5, recall=0.25, f1=1 / 3, tp=1, fp=1, fn=3, support=4)
+    metrics = Evaluation(2, False, words, words, words, 3, 0.5, 0.25)
+    outcome = RetrainOutcome("ok", training_run_id=4, model_version_id=7, version_name="v0003", metrics=metrics,
+                             previous_metrics=metrics, counts={"total": 9}, notes=["a note"])
+    event = json.loads(json.dumps(outcome.to_json()))
+    assert event["better"] is False and event["metrics"]["token"]["fn"] == 3
+    assert RetrainOutcome.from_json(event) == outcome

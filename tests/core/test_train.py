@@ -193,10 +193,10 @@ def test_fine_tuning_from_a_trained_model_starts_where_it_left_off(tiny_base, tm
 
 def test_validation_documents_are_scored_at_the_end(tiny_base):
     r = train_model(tiny_config(tiny_base, epochs=6), letters(40), letters(6, seed=50))
-    assert r.metrics["documents"] == 6
+    assert r.metrics.documents == 6
     # per letter: a two-word name, a three-word date (d/m/yyyy) and a one-word doctor
-    assert r.metrics["token"]["support"] == 6 * 6
-    assert r.metrics["token"]["recall"] > 0.5
+    assert r.metrics.token.support == 6 * 6
+    assert r.metrics.token.recall > 0.5
     assert r.validation["dtype"] == ("bfloat16" if cpu_has_native_bf16() else "float32")
 
 

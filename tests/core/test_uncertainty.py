@@ -5,11 +5,14 @@ from __future__ import annotations
 import pytest
 
 from deid_desktop.core.categories import Category, display_name
+from deid_desktop.core.learn.metrics import Evaluation, Scores
 from deid_desktop.core.learn.uncertainty import MIN_DOCUMENTS, compare, wilson_interval
 
 
-def _metrics(documents: int, tp: int, fp: int, fn: int) -> dict:
-    return {"documents": documents, "token": {"tp": tp, "fp": fp, "fn": fn}}
+def _metrics(documents: int, tp: int, fp: int, fn: int) -> Evaluation:
+    # compare reads only the documents and the word counts
+    words = Scores(precision=0.0, recall=0.0, f1=0.0, tp=tp, fp=fp, fn=fn, support=tp + fn)
+    return Evaluation(documents, False, words, words, words, 0, 0.0, 0.0)
 
 
 def test_wilson_interval_known_values_and_edges():

@@ -18,9 +18,15 @@ SCREEN = QRect(0, 0, 1366, 720)  # 1366×768 less a 48-px taskbar
 
 
 def _metrics(f1: float) -> dict:
+    """An ``Evaluation.to_dict()`` as the ``learn retrain --json`` result event carries it."""
     token = {"precision": f1, "recall": f1, "f1": f1, "tp": 90, "fp": 10, "fn": 10, "support": 100}
-    per = {c.value: {"tokens": 12, "typed_precision": f1, "typed_recall": f1, "typed_f1": f1} for c in Category}
-    return {"documents": 3, "token": token, "typed_token": dict(token), "per_category": per}
+    per = {
+        c.value: {"tokens": 12, "spans": 6, "token_recall": f1, "typed_precision": f1, "typed_recall": f1, "typed_f1": f1,
+                  "entity_precision": f1, "entity_recall": f1, "entity_f1": f1, "span_recall_any_token": f1}
+        for c in Category
+    }
+    return {"documents": 3, "only_ages_over_89": False, "token": token, "typed_token": dict(token), "entity": dict(token),
+            "spans": 50, "span_recall_any_token": f1, "span_recall_all_tokens": f1, "per_category": per}
 
 
 RESULT = {

@@ -7,6 +7,7 @@ import copy
 
 import pytest
 
+from deid_desktop.core.learn.metrics import Evaluation
 from deid_desktop.core.learn.uncertainty import compare, wilson_interval
 from deid_desktop.gui.learning import RetrainDialog
 
@@ -50,7 +51,7 @@ def test_many_documents_with_a_clear_difference_are_judged(qtbot, workspace):
     dlg = RetrainDialog(workspace)
     qtbot.addWidget(dlg)
     dlg.show_result(_result(40, 3800, 4000))
-    assert compare(dlg.result["previous_metrics"], dlg.result["metrics"]).judgeable
+    assert compare(Evaluation.from_dict(dlg.result["previous_metrics"]), Evaluation.from_dict(dlg.result["metrics"])).judgeable
     assert "Too few" not in dlg.caveat.text() and "overlap" not in dlg.caveat.text()
     assert "too little data" not in dlg.verdict.text()
 

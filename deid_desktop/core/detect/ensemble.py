@@ -30,6 +30,7 @@ import re
 import logging
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -46,7 +47,18 @@ from .completion import complete
 
 log = logging.getLogger(__name__)
 
-STRATEGIES = ("union", "majority", "soft_vote")
+
+
+class Strategy(StrEnum):
+    """How members' votes on a word become the ensemble's decision. A StrEnum: the values are
+    what ensemble files and run records hold."""
+
+    UNION = "union"
+    MAJORITY = "majority"
+    SOFT_VOTE = "soft_vote"
+
+
+STRATEGIES: tuple[str, ...] = tuple(s.value for s in Strategy)
 # The schema of an ensemble file (config_files.check_table): key -> allowed TOML types.
 TOP_LEVEL_SCHEMA: Schema = {"ensemble": (dict,), "member": (list,)}
 ENSEMBLE_SCHEMA: Schema = {
@@ -103,7 +115,7 @@ class MemberConfig:
 
 @dataclass
 class EnsembleConfig:
-    strategy: str = "union"
+    strategy: Strategy = Strategy.UNION
     members: list[MemberConfig] = field(default_factory=list)
     priority: list[str] = field(default_factory=list)  # member names, most trusted first
     threshold: float = 0.5
@@ -117,6 +129,13 @@ class EnsembleConfig:
     whole_span_categories: tuple[Category, ...] = DEFAULT_WHOLE_SPAN
     trust_validated: bool = True  # validated member spans cannot be out-voted
     source_path: str | None = None
+
+    def __post_init__(self) -> None:
+        # Code and tests name strategies by their strings; an unknown one is a configuration
+        # error at once rather than a silent union later.
+        if self.strategy not in STRATEGIES:
+            raise ConfigError(f"unknown ensemble strategy {self.strategy!r}; expected one of {', '.join(STRATEGIES)}")
+        self.strategy = Strategy(self.strategy)
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> "EnsembleConfig":
@@ -150,7 +169,7 @@ class EnsembleConfig:
                 )
             )
         cfg = cls(
-            strategy=ens.get("strategy", "union"),
+            strategy=ens.get("strategy", Strategy.UNION),
             members=members,
             priority=list(ens.get("priority", [])),
             threshold=float(ens.get("threshold", 0.5)),
@@ -202,7 +221,7 @@ class EnsembleConfig:
     def to_dict(self) -> dict[str, Any]:
         return {
             "ensemble": {
-                "strategy": self.strategy,
+                "strategy": self.strategy.value,
                 "priority": self.priority,
                 "threshold": self.threshold,
                 "propagate": self.propagate,
@@ -492,7 +511,7 @@ class Ensemble(Detector):
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "strategy": self.config.strategy,
+            "strategy": self.config.strategy.value,
             "members": {},
             "missing": self.missing,
             "weights": {k: round(v, 4) for k, v in self.weights.items()},
@@ -543,8 +562,8 @@ class Ensemble(Detector):
         return [self.combine(t, ms) for t, ms in zip(texts, self.member_spans(texts))]
 
     # -- combining ----------------------------------------------------------------------
-    def combine(self, text: str, by_member: dict[str, list[Span]], strategy: str | None = None) -> list[Span]:
-        strategy = strategy or self.config.strategy
+    def combine(self, text: str, by_member: dict[str, list[Span]], strategy: Strategy | str | None = None) -> list[Span]:
+        strategy = Strategy(strategy or self.config.strategy)
         toks = words(text)
         if not toks:
             return []
@@ -569,13 +588,13 @@ class Ensemble(Detector):
             spans = self.propagator.propagate(text, spans)
         return spans
 
-    def _decide(self, tv: dict[str, Span], names: list[str], strategy: str) -> Decision | None:
+    def _decide(self, tv: dict[str, Span], names: list[str], strategy: Strategy) -> Decision | None:
         if not tv:
             return None
-        if strategy == "union":
+        if strategy is Strategy.UNION:
             best = next(n for n in names if n in tv)
             return Decision(tv[best].category, max(s.score for s in tv.values()), best, tv[best])
-        if strategy == "majority":
+        if strategy is Strategy.MAJORITY:
             n_yes, n_all = len(tv), len(names)
             # the configured tie-breaker, or the most trusted member when it is not loaded
             tb = self.config.tie_breaker if self.config.tie_breaker in names else names[0]

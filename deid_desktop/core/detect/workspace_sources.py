@@ -11,19 +11,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sqlalchemy import select
-
 from ..categories import Category
 from ..store import Workspace
-from ..store.learned import TemplateRuleRecord, TermRecord
+from ..store.learned_items import ProposalStatus, TemplateRuleRow, TermRow
 from .harvested import TemplateRule
 from .lists import ListKind, ListTerm
 
-# the verdict ``learn.proposals`` records on a rule or sentence a person approved
-APPROVED = "approved"
+APPROVED = ProposalStatus.APPROVED  # only approved rules reach detection
 
 
-def term_from_record(r: TermRecord) -> ListTerm:
+def term_from_record(r: TermRow) -> ListTerm:
     return ListTerm(
         kind=r.kind,  # type: ignore[arg-type]
         term=r.term,
@@ -39,15 +36,7 @@ def term_from_record(r: TermRecord) -> ListTerm:
 def list_terms(
     ws: Workspace, *, kind: ListKind | None = None, scope: str | None = None, scope_id: int | str | None = None
 ) -> list[ListTerm]:
-    stmt = select(TermRecord).order_by(TermRecord.kind, TermRecord.id)
-    if kind is not None:
-        stmt = stmt.where(TermRecord.kind == kind)
-    if scope is not None:
-        stmt = stmt.where(TermRecord.scope == scope)
-    if scope_id is not None:
-        stmt = stmt.where(TermRecord.scope_id == str(scope_id))
-    with ws.session(readonly=True) as s:
-        return [term_from_record(r) for r in s.scalars(stmt)]
+    return [term_from_record(r) for r in ws.list_term_rows(kind=kind, scope=scope, scope_id=scope_id)]
 
 
 def workspace_terms_from_file(path: str | Path) -> list[ListTerm]:
@@ -59,7 +48,7 @@ def workspace_terms_from_file(path: str | Path) -> list[ListTerm]:
         ws.close()
 
 
-def rule_from_record(r: TemplateRuleRecord) -> TemplateRule:
+def rule_from_record(r: TemplateRuleRow) -> TemplateRule:
     return TemplateRule.from_json(
         {"template": r.template, "pattern": r.pattern, "slots": json.loads(r.slots_json), "support": r.support},
         status=r.status,
@@ -69,9 +58,7 @@ def rule_from_record(r: TemplateRuleRecord) -> TemplateRule:
 
 def approved_rules(ws: Workspace) -> list[TemplateRule]:
     """The approved template rules, oldest first."""
-    stmt = select(TemplateRuleRecord).where(TemplateRuleRecord.status == APPROVED).order_by(TemplateRuleRecord.id)
-    with ws.session(readonly=True) as s:
-        return [rule_from_record(r) for r in s.scalars(stmt)]
+    return [rule_from_record(r) for r in ws.list_template_rule_rows(APPROVED)]
 
 
 def approved_rules_from_file(path: str | Path) -> list[TemplateRule]:

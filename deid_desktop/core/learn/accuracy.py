@@ -27,7 +27,6 @@ left out. A document's period is when its last decision was made.
 
 from __future__ import annotations
 
-import json
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -35,13 +34,9 @@ from datetime import datetime
 from pathlib import PurePath
 from typing import Iterable, Mapping
 
-from sqlalchemy import func, select
-
 from ..categories import Category
 from ..spans import Span
 from ..store import Workspace
-from ..store.documents import current_span_filter
-from ..store.models import DetectionRun, DocumentRecord, ReviewDecision, SpanRecord
 from ..text import words
 from .reviewed import reviewed_document_rows
 from .uncertainty import MIN_DOCUMENTS, wilson_interval
@@ -209,29 +204,13 @@ def _covered(starts: list[int], ends: list[int], span: Span) -> range:
 def _proposals(ws: Workspace, document_id: int) -> tuple[str, list[tuple[Span, int]]]:
     """The document's text and its detected spans as the detector gave them, each with the
     run that found it."""
-    with ws.session(readonly=True) as session:
-        text = session.scalar(select(DocumentRecord.text).where(DocumentRecord.id == document_id)) or ""
-        records = session.execute(
-            select(SpanRecord.start, SpanRecord.end, SpanRecord.category, SpanRecord.score, SpanRecord.detection_run_id)
-            .where(SpanRecord.document_id == document_id, SpanRecord.detection_run_id.is_not(None), current_span_filter())
-        ).all()
-    return text, [(Span(s, e, Category(c), score=sc), run) for s, e, c, sc, run in records]
+    return ws.detected_spans(document_id)
 
 
 def _runs_and_review_times(ws: Workspace, document_ids: list[int]) -> tuple[dict[int, str], dict[int, datetime]]:
     """Every detection run's version label, and each document's last decision time."""
-    with ws.session(readonly=True) as session:
-        runs = {
-            run_id: version_label(json.loads(versions or "{}"))
-            for run_id, versions in session.execute(select(DetectionRun.id, DetectionRun.model_versions_json))
-        }
-        last = session.execute(
-            select(ReviewDecision.document_id, func.max(ReviewDecision.created_at))
-            .where(ReviewDecision.document_id.in_(document_ids))
-            .group_by(ReviewDecision.document_id)
-        ).all()
-    # max() keeps the column's type, so these come back as aware UTC datetimes.
-    return runs, {doc: t for doc, t in last if t is not None}
+    runs = {run.id: version_label(run.model_versions) for run in ws.detection_run_rows()}
+    return runs, ws.last_decision_times(document_ids)
 
 
 @dataclass

@@ -15,6 +15,7 @@ from bisect import bisect_right
 from typing import Any, Callable
 
 from ..spans import Span, sort_spans
+from ..surrogates.modes import ExportMode
 from .gold import as_gold
 
 log = logging.getLogger(__name__)
@@ -70,7 +71,7 @@ def surrogate_variants(doc: dict[str, Any], engine: Any, k: int, *, key: str = "
     out: list[dict[str, Any]] = []
     for i in range(k):
         try:
-            reps = engine.replacements(gold.text, list(gold.spans), subject=f"{key}/{gold.id}/{i}", mode="surrogate")
+            reps = engine.replacements(gold.text, list(gold.spans), subject=f"{key}/{gold.id}/{i}", mode=ExportMode.SURROGATE)
             variant = rewrite(gold.text, list(gold.spans), reps, doc.get("negatives"))
         except (ValueError, KeyError) as e:
             # The reason class only: the message could quote a value.

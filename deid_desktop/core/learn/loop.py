@@ -15,14 +15,15 @@ from __future__ import annotations
 import logging
 import random
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..categories import Category
 from ..detect.ensemble import CategoryWeights, EnsembleConfig, category_weights_json, fit_all_weights, resolve_model_dir
 from ..errors import ConfigError, DeidError
-from ..store import Workspace
+from ..store import ModelVersionRow, Workspace
+from .metrics import Evaluation
 from .reviewed import (
     CorrectionSummary,
     ReviewedDocument,
@@ -107,8 +108,8 @@ class RetrainOutcome:
     model_version_id: int | None = None
     version_name: str | None = None
     path: str | None = None
-    metrics: dict[str, Any] | None = None  # the new model on the held-out documents
-    previous_metrics: dict[str, Any] | None = None  # what was active, on the same documents
+    metrics: Evaluation | None = None  # the new model on the held-out documents
+    previous_metrics: Evaluation | None = None  # what was active, on the same documents
     activated: bool = False
     counts: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
@@ -121,13 +122,29 @@ class RetrainOutcome:
         return _score(self.metrics) > _score(self.previous_metrics)
 
     def to_json(self) -> dict[str, Any]:
+        """The form ``learn retrain --json`` prints as its result event (the GUI reads it)."""
         d = asdict(self)
         d["better"] = self.better
         return d
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "RetrainOutcome":
+        """Back from ``to_json`` (``better`` is derived, so it is not read)."""
+        known = {f.name for f in fields(cls)}
+        values = {k: v for k, v in data.items() if k in known}
+        for key in ("metrics", "previous_metrics"):
+            if values.get(key) is not None:
+                values[key] = Evaluation.from_dict(values[key])
+        return cls(**values)
 
-def _score(metrics: dict[str, Any]) -> tuple[float, float]:
-    return (round(metrics["token"]["f1"], 6), round(metrics["token"]["recall"], 6))
+
+def _stored(metrics: Evaluation | None) -> dict[str, Any] | None:
+    """The JSON form the workspace keeps (model versions, training runs)."""
+    return None if metrics is None else metrics.to_dict()
+
+
+def _score(metrics: Evaluation) -> tuple[float, float]:
+    return (round(metrics.token.f1, 6), round(metrics.token.recall, 6))
 
 
 # -- what a retrain would use ----------------------------------------------------------------
@@ -279,7 +296,7 @@ def _train_config(settings: RetrainSettings, epochs: int | None = None):
         return TrainConfig.from_dict(overrides)
 
 
-def evaluate_detector(det: Any, docs: Sequence[ReviewedDocument]) -> dict[str, Any]:
+def evaluate_detector(det: Any, docs: Sequence[ReviewedDocument]) -> Evaluation:
     from .metrics import evaluate
 
     preds = det.detect_many([d.text for d in docs], document_ids=[d.document_id for d in docs])
@@ -292,6 +309,19 @@ def _version_name(ws: Workspace, root: Path) -> str:
     taken = {v.name for v in ws.list_model_versions()}
     name = next_version(root / "workspace")
     return name if name not in taken else f"{name}-{int(time.time())}"
+
+
+@dataclass
+class _Plan:
+    """What a retrain works from, settled before any training starts."""
+
+    config: EnsembleConfig
+    train_docs: list[ReviewedDocument]
+    held_docs: list[ReviewedDocument]
+    training_set: TrainingSet
+    epochs: int
+    last_decision: int | None
+    notes: list[str]
 
 
 def retrain(
@@ -312,6 +342,26 @@ def retrain(
     emit(Progress("preparing", 0, 1))
     if stopped():
         return RetrainOutcome("cancelled")
+    plan = _plan(ws, settings)
+    if isinstance(plan, RetrainOutcome):
+        return plan
+    if stopped():
+        return RetrainOutcome("cancelled", counts=plan.training_set.counts, notes=plan.notes)
+    outcome = _train_and_register(ws, settings, plan, emit, should_stop)
+    if outcome.status == "ok" and settings.activate_if_better and outcome.better:
+        emit(Progress("weights", 0, 1))
+        activate(ws, outcome.model_version_id)
+        outcome.activated = True
+    outcome.seconds = time.perf_counter() - t0
+    if outcome.status == "ok":
+        emit(Progress("done", 1, 1))
+    return outcome
+
+
+def _plan(ws: Workspace, settings: RetrainSettings) -> _Plan | RetrainOutcome:
+    """Split the reviewed documents, build the training set (reviewed, rewrites, a synthetic
+    share so earlier skill is kept) and size the epochs to the device's budget; nothing to
+    learn is an outcome, not an error."""
     config = ensemble_config(ws, settings.ensemble_config)
     reviewed = reviewed_documents(ws)
     if not reviewed:
@@ -325,28 +375,25 @@ def retrain(
     tset.counts["estimated_sequences"] = estimated_sequences(tset.documents)
     epochs = settings.epochs or auto_epochs(tset.counts["estimated_sequences"], training_hardware(settings.device))
     tset.counts["epochs"] = epochs
-    if stopped():
-        return RetrainOutcome("cancelled", counts=tset.counts, notes=notes)
+    return _Plan(config, list(train_docs), list(held_docs), tset, epochs, last_decision, notes)
+
+
+def _train_and_register(
+    ws: Workspace, settings: RetrainSettings, plan: _Plan, emit: ProgressFn, should_stop: Callable[[], bool] | None
+) -> RetrainOutcome:
+    """Train, save, compare and register, recording the training run's end whatever
+    happens: cancelled and failed runs are kept in the history with their status."""
     # Imported only now: loading torch takes seconds, and a run cancelled while its data
     # was being prepared should end at once.
     from .train import TrainingCancelled, train_model
 
-    init_from, init_name = starting_model(ws, config)
+    init_from, init_name = starting_model(ws, plan.config)
     if init_from is None:
-        notes.append("no trained model found: fine-tuning the base encoder with a new tagging head")
+        plan.notes.append("no trained model found: fine-tuning the base encoder with a new tagging head")
+    # The version trained from, read before training: the new one records it as its parent.
     active = ws.active_model_version()
-    members = (active.metrics.get("members") if active else None) or transformer_members(config)
-    run_id = ws.start_training_run(
-        {
-            "settings": asdict(settings),
-            "last_decision_id": last_decision,
-            "train_documents": [d.document_id for d in train_docs],
-            "heldout_documents": [d.document_id for d in held_docs],
-            "init_from": init_name,
-            "counts": tset.counts,
-        }
-    )
-    outcome = RetrainOutcome("ok", training_run_id=run_id, counts=tset.counts, notes=notes)
+    run_id = _start_run(ws, settings, plan, init_name)
+    outcome = RetrainOutcome("ok", training_run_id=run_id, counts=plan.training_set.counts, notes=plan.notes)
     t_train = time.perf_counter()
 
     def on_step(step: int, total: int, loss: float) -> None:
@@ -355,55 +402,79 @@ def retrain(
         emit(Progress("training", step, total, eta, loss))
 
     try:
-        if not tset.documents:
+        if not plan.training_set.documents:
             raise ConfigError("nothing to train on")
-        result = train_model(_train_config(settings, epochs), tset.documents, init_from=init_from, progress=on_step, should_stop=should_stop)
+        result = train_model(_train_config(settings, plan.epochs), plan.training_set.documents, init_from=init_from,
+                             progress=on_step, should_stop=should_stop)
         emit(Progress("saving", 0, 1))
         root = workspace_models_root(ws)
         name = _version_name(ws, root)
         path = result.save("workspace", models_root=root, version=name, make_current=False)
         outcome.version_name, outcome.path = name, str(path)
-        if held_docs:
-            emit(Progress("evaluating", 0, 2))
-            outcome.previous_metrics = evaluate_detector(workspace_detector(ws, config), held_docs)
-            emit(Progress("evaluating", 1, 2))
-            outcome.metrics = evaluate_detector(workspace_detector(ws, config, model_path=str(path)), held_docs)
-            emit(Progress("evaluating", 2, 2))
-        else:
-            outcome.notes.append("no held-out documents: old and new model were not compared")
-        outcome.model_version_id = ws.register_model_version(
-            name,
-            str(path),
-            {
-                "heldout": outcome.metrics,
-                "previous": outcome.previous_metrics,
-                "previous_model": active.name if active else init_name,
-                "heldout_documents": len(held_docs),
-                "train_documents": len(train_docs),
-                "counts": tset.counts,
-                "members": members,
-                "device": result.device,
-                "train_seconds": round(result.seconds, 1),
-            },
-            parent=active.name if active else None,
-            training_run_id=run_id,
-        )
+        _compare_on_heldout(ws, plan, str(path), outcome, emit)
+        outcome.model_version_id = _register_version(ws, plan, outcome, result, active, init_name, run_id)
     except TrainingCancelled:
         ws.finish_training_run(run_id, status="cancelled", metrics={})
         outcome.status = "cancelled"
-        outcome.seconds = time.perf_counter() - t0
         return outcome
     except BaseException as e:
         ws.finish_training_run(run_id, status="failed", metrics={"error": type(e).__name__})
         raise
-    ws.finish_training_run(run_id, status="ok", metrics={"heldout": outcome.metrics, "previous": outcome.previous_metrics})
-    if settings.activate_if_better and outcome.better:
-        emit(Progress("weights", 0, 1))
-        activate(ws, outcome.model_version_id)
-        outcome.activated = True
-    outcome.seconds = time.perf_counter() - t0
-    emit(Progress("done", 1, 1))
+    ws.finish_training_run(run_id, status="ok", metrics={"heldout": _stored(outcome.metrics), "previous": _stored(outcome.previous_metrics)})
     return outcome
+
+
+def _start_run(ws: Workspace, settings: RetrainSettings, plan: _Plan, init_name: str) -> int:
+    """The training run's record: what it learned from (up to which decision, which
+    documents), so the next summary counts only newer corrections."""
+    return ws.start_training_run(
+        {
+            "settings": asdict(settings),
+            "last_decision_id": plan.last_decision,
+            "train_documents": [d.document_id for d in plan.train_docs],
+            "heldout_documents": [d.document_id for d in plan.held_docs],
+            "init_from": init_name,
+            "counts": plan.training_set.counts,
+        }
+    )
+
+
+def _compare_on_heldout(ws: Workspace, plan: _Plan, path: str, outcome: RetrainOutcome, emit: ProgressFn) -> None:
+    """Score the active model and the new one on the same held-out reviewed documents; the
+    comparison is what activation is judged on."""
+    if not plan.held_docs:
+        outcome.notes.append("no held-out documents: old and new model were not compared")
+        return
+    emit(Progress("evaluating", 0, 2))
+    outcome.previous_metrics = evaluate_detector(workspace_detector(ws, plan.config), plan.held_docs)
+    emit(Progress("evaluating", 1, 2))
+    outcome.metrics = evaluate_detector(workspace_detector(ws, plan.config, model_path=path), plan.held_docs)
+    emit(Progress("evaluating", 2, 2))
+
+
+def _register_version(
+    ws: Workspace, plan: _Plan, outcome: RetrainOutcome, result: Any, active: ModelVersionRow | None, init_name: str, run_id: int
+) -> int:
+    """The new model version with its figures and lineage. It serves the same ensemble
+    members the active version served (or the configuration's transformer members)."""
+    members = (active.metrics.get("members") if active else None) or transformer_members(plan.config)
+    return ws.register_model_version(
+        outcome.version_name,
+        outcome.path,
+        {
+            "heldout": _stored(outcome.metrics),
+            "previous": _stored(outcome.previous_metrics),
+            "previous_model": active.name if active else init_name,
+            "heldout_documents": len(plan.held_docs),
+            "train_documents": len(plan.train_docs),
+            "counts": plan.training_set.counts,
+            "members": members,
+            "device": result.device,
+            "train_seconds": round(result.seconds, 1),
+        },
+        parent=active.name if active else None,
+        training_run_id=run_id,
+    )
 
 
 # -- versions ---------------------------------------------------------------------------------

@@ -10,18 +10,14 @@ import json
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
-
 from ..detect.harvested import TemplateRule
 from ..detect.workspace_sources import APPROVED, rule_from_record
 from ..store import Workspace
-from ..store.errors import RecordNotFound
-from ..store.learned import InclusionProposalRecord, TemplateRuleRecord
-from ..store.models import utc_now
+from ..store.learned_items import NewInclusionProposal, NewTemplateRule, ProposalStatus
 from .harvest import MIN_SUPPORT, HarvestResult, harvest_inclusion_sentences, harvest_templates
 
-PROPOSED, REJECTED = "proposed", "rejected"
-STATUSES = (PROPOSED, APPROVED, REJECTED)
+PROPOSED, REJECTED = ProposalStatus.PROPOSED, ProposalStatus.REJECTED
+STATUSES = tuple(s.value for s in ProposalStatus)
 
 
 @dataclass(frozen=True)
@@ -45,79 +41,37 @@ def _check_status(status: str | None) -> None:
 def save_rule_proposals(ws: Workspace, rules: list[TemplateRule]) -> int:
     """Store newly harvested rules as proposals; a rule already known keeps its verdict and
     gets the new support count. Returns how many are new."""
-    new = 0
-    with ws.session() as s:
-        for rule in rules:
-            rec = s.scalar(select(TemplateRuleRecord).where(TemplateRuleRecord.pattern == rule.pattern))
-            if rec is not None:
-                rec.support = max(rec.support, rule.support)
-                continue
-            s.add(
-                TemplateRuleRecord(
-                    template=rule.template,
-                    pattern=rule.pattern,
-                    slots_json=json.dumps([sl.to_json() for sl in rule.slots]),
-                    support=rule.support,
-                    status=PROPOSED,
-                    created_at=utc_now(),
-                )
-            )
-            new += 1
-    return new
-
-
-def _list(ws: Workspace, record_type, status: str | None, to_row) -> list:
-    """Proposals of one kind, oldest first, optionally only those with ``status``."""
-    _check_status(status)
-    stmt = select(record_type).order_by(record_type.id)
-    if status is not None:
-        stmt = stmt.where(record_type.status == status)
-    with ws.session(readonly=True) as s:
-        return [to_row(r) for r in s.scalars(stmt)]
+    new = [
+        NewTemplateRule(rule.template, rule.pattern, json.dumps([sl.to_json() for sl in rule.slots]), rule.support)
+        for rule in rules
+    ]
+    return ws.save_template_rule_proposals(new, status=PROPOSED)
 
 
 def list_rules(ws: Workspace, status: str | None = None) -> list[TemplateRule]:
-    return _list(ws, TemplateRuleRecord, status, rule_from_record)
-
-
-def _decide(ws: Workspace, record_type, record_id: int, what: str, *, approve: bool, reviewer: str) -> None:
-    """Approve or reject one proposal (a template rule or an inclusion sentence)."""
-    with ws.session() as s:
-        rec = s.get(record_type, record_id)
-        if rec is None:
-            raise RecordNotFound(f"no {what} with id {record_id}")
-        rec.status = APPROVED if approve else REJECTED
-        rec.decided_by = reviewer
-        rec.decided_at = utc_now()
+    """Rule proposals, oldest first, optionally only those with ``status``."""
+    _check_status(status)
+    return [rule_from_record(r) for r in ws.list_template_rule_rows(status)]
 
 
 def decide_rule(ws: Workspace, rule_id: int, *, approve: bool, reviewer: str) -> None:
-    _decide(ws, TemplateRuleRecord, rule_id, "template rule", approve=approve, reviewer=reviewer)
+    ws.decide_template_rule(rule_id, status=APPROVED if approve else REJECTED, reviewer=reviewer)
 
 
 # -- inclusion sentences --------------------------------------------------------------------
 
 
 def save_inclusion_proposals(ws: Workspace, proposals) -> int:
-    new = 0
-    with ws.session() as s:
-        for p in proposals:
-            rec = s.scalar(select(InclusionProposalRecord).where(InclusionProposalRecord.key == p.key))
-            if rec is not None:
-                rec.support = max(rec.support, p.support)
-                continue
-            s.add(InclusionProposalRecord(key=p.key, sentence=p.sentence, support=p.support, status=PROPOSED, created_at=utc_now()))
-            new += 1
-    return new
+    return ws.save_inclusion_proposals([NewInclusionProposal(p.key, p.sentence, p.support) for p in proposals], status=PROPOSED)
 
 
 def list_inclusion_proposals(ws: Workspace, status: str | None = None) -> list[InclusionProposal]:
-    return _list(ws, InclusionProposalRecord, status,
-                 lambda r: InclusionProposal(r.id, r.sentence, r.key, r.support, r.status, r.created_at))
+    _check_status(status)
+    return [InclusionProposal(r.id, r.sentence, r.key, r.support, r.status, r.created_at) for r in ws.list_inclusion_proposal_rows(status)]
 
 
 def decide_inclusion(ws: Workspace, proposal_id: int, *, approve: bool, reviewer: str) -> None:
-    _decide(ws, InclusionProposalRecord, proposal_id, "inclusion proposal", approve=approve, reviewer=reviewer)
+    ws.decide_inclusion_proposal(proposal_id, status=APPROVED if approve else REJECTED, reviewer=reviewer)
 
 
 def approved_inclusion_sentences(ws: Workspace) -> list[str]:

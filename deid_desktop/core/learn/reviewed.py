@@ -18,7 +18,7 @@ from typing import Any, Iterable, Sequence
 
 from ..categories import Category
 from ..spans import Span, sort_spans
-from ..store import DecisionAction, DocStatus, Workspace
+from ..store import DecisionAction, DocStatus, SpanState, Workspace
 from ..text import sentences
 from .harvest import HarvestSource
 
@@ -67,7 +67,7 @@ def load_reviewed(ws: Workspace, document_id: int) -> ReviewedDocument:
     rejected = [
         Span(r.start, r.end, r.category, r.fine, r.score, source=r.source)
         for r in ws.list_spans(document_id)
-        if r.state == "rejected"
+        if r.state == SpanState.REJECTED
     ]
     # A rejected detection that overlaps a final span is a boundary or label correction, not
     # a negative: the final span already says what those characters are.

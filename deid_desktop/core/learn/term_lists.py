@@ -10,15 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from sqlalchemy import delete, select
-from sqlalchemy.exc import IntegrityError
-
 from ..categories import Category
 from ..detect.lists import ListKind, ListTerm, read_terms_file, write_terms_file
 from ..detect.workspace_sources import list_terms
 from ..store import Workspace
-from ..store.learned import TermRecord
-from ..store.models import utc_now
 
 
 def add_term(
@@ -37,48 +32,14 @@ def add_term(
     t = ListTerm(kind, term.strip(), is_regex, category, fine, scope, "" if scope_id is None else str(scope_id))  # type: ignore[arg-type]
     if t.scope != "workspace" and not t.scope_id:
         raise ValueError(f"a {t.scope}-scoped term needs the {t.scope} id")
-    existing = _find(ws, t)
-    if existing is not None:
-        return existing
-    try:
-        with ws.session() as s:
-            rec = TermRecord(
-                kind=t.kind,
-                term=t.term,
-                is_regex=t.is_regex,
-                category=t.category.value if t.category else None,
-                fine=t.fine if t.category else None,
-                scope=t.scope,
-                scope_id=t.scope_id,
-                added_by=added_by,
-                created_at=utc_now(),
-            )
-            s.add(rec)
-            s.flush()
-            return rec.id
-    except IntegrityError:  # another process added the same term meanwhile
-        found = _find(ws, t)
-        if found is None:
-            raise
-        return found
-
-
-def _find(ws: Workspace, t: ListTerm) -> int | None:
-    with ws.session(readonly=True) as s:
-        return s.scalar(
-            select(TermRecord.id).where(
-                TermRecord.kind == t.kind,
-                TermRecord.term == t.term,
-                TermRecord.is_regex == t.is_regex,
-                TermRecord.scope == t.scope,
-                TermRecord.scope_id == t.scope_id,
-            )
-        )
+    return ws.add_term(
+        t.kind, t.term, is_regex=t.is_regex, category=t.category.value if t.category else None,
+        fine=t.fine if t.category else None, scope=t.scope, scope_id=t.scope_id, added_by=added_by,
+    )
 
 
 def remove_term(ws: Workspace, term_id: int) -> None:
-    with ws.session() as s:
-        s.execute(delete(TermRecord).where(TermRecord.id == term_id))
+    ws.remove_term(term_id)
 
 
 def terms_for_document(ws: Workspace, document_id: int | None) -> list[ListTerm]:

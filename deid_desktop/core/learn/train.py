@@ -42,7 +42,7 @@ from .dataset import (
     length_grouped_batches,
 )
 from .gold import GoldDocument, as_gold, load_jsonl
-from .metrics import format_table
+from .metrics import Evaluation, format_table
 from ..models.device import autocast_dtype, pick_device, torch_threads
 from ..models.hf import load_config, load_token_classifier, load_tokenizer, resolve_base_model
 from ..models.labels import DEFAULT_SCHEME, LabelScheme
@@ -172,7 +172,7 @@ class TrainResult:
     train_seq_per_s: float
     device: str
     precision: str = "float32"
-    metrics: dict[str, Any] | None = None
+    metrics: Evaluation | None = None  # on the validation documents, if any
     validation: dict[str, Any] | None = None
 
     def save(
@@ -211,8 +211,8 @@ class TrainResult:
             label_scheme=self.scheme.to_json(),
             config=self.config.to_dict(),
             data=self.data,
-            metrics=self.metrics or {},
-            metrics_table=format_table(self.metrics) if self.metrics and "token" in self.metrics else "",
+            metrics=self.metrics.to_dict() if self.metrics else {},
+            metrics_table=format_table(self.metrics) if self.metrics else "",
             extra=extra,
         )
 
@@ -320,21 +320,63 @@ def _train(
     should_stop: StopFlag | None,
     augment: AugmentFn | None,
 ) -> TrainResult:
+    """Load, encode, fit, score. The steps run in this order on purpose: seeding comes
+    before the new head is initialised and one ``rng`` samples examples then orders batches,
+    so a seed gives the same model as before the steps had names."""
     t_start = time.perf_counter()
     _seed_everything(config.seed)
-    start_path = resolve_model_dir(init_from) if init_from else resolve_base_model(config.base_model)
-    base_model = str(config.base_model)
-    if init_from:
-        try:  # keep the lineage: the encoder the first version started from
-            base_model = str(load_manifest(start_path).get("base_model") or base_model)
-        except ModelError:
-            pass
+    start_path, base_model = _starting_point(config, init_from)
     scheme = DEFAULT_SCHEME
     tokenizer = load_tokenizer(start_path)
     model = _start_model(start_path, scheme, shapes=config.shape_features)
     if config.freeze_embeddings:
         model.get_input_embeddings().weight.requires_grad_(False)
+    rng = random.Random(config.seed)
+    encoded, data = _training_examples(config, train_docs, tokenizer, model, scheme, augment, rng)
+    fit = _fit(model, tokenizer, encoded, config, device, scheme, rng, progress, should_stop)
+    model.eval()
+    result = TrainResult(
+        model=model,
+        tokenizer=tokenizer,
+        config=config,
+        scheme=scheme,
+        base_model=base_model,
+        init_from=str(init_from) if init_from else None,
+        data=data,
+        losses=fit.losses,
+        steps=fit.steps,
+        seconds=0.0,
+        train_seq_per_s=fit.seen / fit.seconds if fit.seconds > 0 else 0.0,
+        device=str(device),
+        precision=str(fit.amp).removeprefix("torch.") if fit.amp is not None else "float32",
+    )
+    if val_docs:
+        result.metrics, result.validation = evaluate_model(model, tokenizer, val_docs, max_length=config.max_length)
+    result.seconds = time.perf_counter() - t_start
+    return result
 
+
+def _starting_point(config: TrainConfig, init_from: str | None) -> tuple[Any, str]:
+    """The folder training starts from (a trained version, else the base encoder) and the
+    base encoder to record: a retrained version keeps the encoder its first version started
+    from, so its lineage survives any number of retrains."""
+    start_path = resolve_model_dir(init_from) if init_from else resolve_base_model(config.base_model)
+    base_model = str(config.base_model)
+    if init_from:
+        try:
+            base_model = str(load_manifest(start_path).get("base_model") or base_model)
+        except ModelError:
+            pass
+    return start_path, base_model
+
+
+def _training_examples(
+    config: TrainConfig, train_docs: Iterable[Any], tokenizer: Any, model: Any, scheme: LabelScheme,
+    augment: AugmentFn | None, rng: random.Random,
+) -> tuple[list[Any], dict[str, Any]]:
+    """Encoded examples and the data record for the manifest. ``max_examples`` caps the set
+    by a seeded sample so a quick run is still reproducible; no example at all is an error
+    rather than a model that learned nothing."""
     docs = [as_gold(d, i) for i, d in enumerate(train_docs)]
     examples, summary = build_examples(
         docs,
@@ -346,79 +388,88 @@ def _train(
         seed=config.seed,
         augment=augment,
     )
-    rng = random.Random(config.seed)
     if config.max_examples and len(examples) > config.max_examples:
         keep = sorted(rng.sample(range(len(examples)), config.max_examples))
         examples = [examples[i] for i in keep]
     encoded = encode_examples(examples, tokenizer, config.max_length, shapes=uses_shapes(model))
     if not encoded:
         raise ModelError("no training examples: the documents contain no words to learn from")
-    data = _data_record(summary, len(encoded), sum(len(e) for e in encoded))
+    return encoded, _data_record(summary, len(encoded), sum(len(e) for e in encoded))
 
+
+@dataclass
+class _Fit:
+    """What the optimisation loop reports: per-step losses, steps, examples seen, seconds
+    spent, and the autocast dtype it ran under (None: float32)."""
+
+    losses: list[float]
+    steps: int
+    seen: int
+    seconds: float
+    amp: Any
+
+
+def _training_dtype(device: torch.device, precision: str) -> Any:
+    """The autocast dtype, or None. float16 needs loss scaling this loop does not do, so it
+    falls back to float32; bfloat16 does not need it."""
+    amp = autocast_dtype(device, precision) if device.type in ("cuda", "cpu") else None
+    return None if amp is torch.float16 else amp
+
+
+def _fit(
+    model: Any, tokenizer: Any, encoded: list[Any], config: TrainConfig, device: torch.device, scheme: LabelScheme,
+    rng: random.Random, progress: ProgressFn | None, should_stop: StopFlag | None,
+) -> _Fit:
+    """The epochs: batches grouped by length (less padding), linear warm-up and decay, PHI
+    classes weighted up (``phi_weight``) because most words are not PHI. Cancelling is
+    checked before every step, so a stop request ends training within one batch."""
     model.to(device).train()
     collate = PaddingCollator(tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0)
-    steps_per_epoch = math.ceil(len(encoded) / config.batch_size)
-    total = steps_per_epoch * config.epochs
+    total = math.ceil(len(encoded) / config.batch_size) * config.epochs
     optimizer = _optimizer(model, config)
     trainable = [p for p in model.parameters() if p.requires_grad]
     scheduler = _linear_warmup(optimizer, int(round(config.warmup_ratio * total)), total)
     loss_fn = torch.nn.CrossEntropyLoss(weight=class_weights(scheme, config.phi_weight).to(device), ignore_index=-100)
-    amp = autocast_dtype(device, config.precision) if device.type in ("cuda", "cpu") else None
-    if amp is torch.float16:
-        amp = None  # float16 needs loss scaling that this loop does not do; bfloat16 does not
+    amp = _training_dtype(device, config.precision)
     lengths = [len(e) for e in encoded]
-    losses: list[float] = []
-    seen = 0
+    fit = _Fit(losses=[], steps=0, seen=0, seconds=0.0, amp=amp)
     t_train = time.perf_counter()
-    step = 0
     for _epoch in range(config.epochs):
         for batch_idx in length_grouped_batches(lengths, config.batch_size, rng):
             if _stop_requested(should_stop):
                 raise TrainingCancelled("training was cancelled")
             batch = {k: v.to(device) for k, v in collate([encoded[i] for i in batch_idx]).items()}
-            labels = batch.pop("labels")
-            if amp is not None:
-                with torch.autocast(device.type, dtype=amp):
-                    logits = model(**batch).logits
-            else:
-                logits = model(**batch).logits
-            loss = loss_fn(logits.float().reshape(-1, logits.shape[-1]), labels.reshape(-1))
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            if config.max_grad_norm > 0:
-                torch.nn.utils.clip_grad_norm_(trainable, config.max_grad_norm)
-            optimizer.step()
-            scheduler.step()
-            step += 1
-            seen += len(batch_idx)
-            value = float(loss.detach())
-            if not math.isfinite(value):
-                raise ModelError("training diverged (the loss is not a number); try a lower learning_rate")
-            losses.append(value)
+            value = _step(model, batch, loss_fn, optimizer, scheduler, trainable, config.max_grad_norm, amp, device)
+            fit.steps += 1
+            fit.seen += len(batch_idx)
+            fit.losses.append(value)
             if progress is not None:
-                progress(step, total, value)
-    train_seconds = time.perf_counter() - t_train
-    model.eval()
+                progress(fit.steps, total, value)
+    fit.seconds = time.perf_counter() - t_train
+    return fit
 
-    result = TrainResult(
-        model=model,
-        tokenizer=tokenizer,
-        config=config,
-        scheme=scheme,
-        base_model=base_model,
-        init_from=str(init_from) if init_from else None,
-        data=data,
-        losses=losses,
-        steps=step,
-        seconds=0.0,
-        train_seq_per_s=seen / train_seconds if train_seconds > 0 else 0.0,
-        device=str(device),
-        precision=str(amp).removeprefix("torch.") if amp is not None else "float32",
-    )
-    if val_docs:
-        result.metrics, result.validation = evaluate_model(model, tokenizer, val_docs, max_length=config.max_length)
-    result.seconds = time.perf_counter() - t_start
-    return result
+
+def _step(model: Any, batch: dict[str, Any], loss_fn: Any, optimizer: Any, scheduler: Any, trainable: list[Any],
+          max_grad_norm: float, amp: Any, device: torch.device) -> float:
+    """One optimiser step; returns its loss. A loss that is not a number stops training at
+    once: every later step would only spread it through the weights."""
+    labels = batch.pop("labels")
+    if amp is not None:
+        with torch.autocast(device.type, dtype=amp):
+            logits = model(**batch).logits
+    else:
+        logits = model(**batch).logits
+    loss = loss_fn(logits.float().reshape(-1, logits.shape[-1]), labels.reshape(-1))
+    optimizer.zero_grad(set_to_none=True)
+    loss.backward()
+    if max_grad_norm > 0:
+        torch.nn.utils.clip_grad_norm_(trainable, max_grad_norm)
+    optimizer.step()
+    scheduler.step()
+    value = float(loss.detach())
+    if not math.isfinite(value):
+        raise ModelError("training diverged (the loss is not a number); try a lower learning_rate")
+    return value
 
 
 def _data_record(summary: DataSummary, n_encoded: int, n_tokens: int) -> dict[str, Any]:
@@ -430,7 +481,7 @@ def _data_record(summary: DataSummary, n_encoded: int, n_tokens: int) -> dict[st
 
 def evaluate_model(
     model: Any, tokenizer: Any, val_docs: Sequence[Any], *, max_length: int | None = None
-) -> tuple[dict[str, Any], dict[str, Any]]:
+) -> tuple[Evaluation, dict[str, Any]]:
     """Metrics of a model in memory on gold documents, run the way the detector runs it by
     default (sentence by sentence). Returns (metrics, how it was run)."""
     from ..detect.transformer import TransformerDetector

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .metrics import Evaluation
 
 # Fewer held-out documents than this cannot support a verdict, whatever the intervals say:
 # words of one document share its author, template and patient.
@@ -55,14 +59,14 @@ def _overlap(a: tuple[float, float], b: tuple[float, float]) -> bool:
     return a[0] <= b[1] and b[0] <= a[1]
 
 
-def compare(before: dict, after: dict) -> Comparison:
+def compare(before: Evaluation, after: Evaluation) -> Comparison:
     """From two ``evaluate_detector`` results on the same documents (token counts tp/fp/fn)."""
-    b, a = before["token"], after["token"]
+    b, a = before.token, after.token
     return Comparison(
-        documents=int(after.get("documents", 0)),
-        words=int(a["tp"] + a["fn"]),
-        recall_before=wilson_interval(b["tp"], b["tp"] + b["fn"]),
-        recall_after=wilson_interval(a["tp"], a["tp"] + a["fn"]),
-        precision_before=wilson_interval(b["tp"], b["tp"] + b["fp"]),
-        precision_after=wilson_interval(a["tp"], a["tp"] + a["fp"]),
+        documents=after.documents,
+        words=a.tp + a.fn,
+        recall_before=wilson_interval(b.tp, b.tp + b.fn),
+        recall_after=wilson_interval(a.tp, a.tp + a.fn),
+        precision_before=wilson_interval(b.tp, b.tp + b.fp),
+        precision_after=wilson_interval(a.tp, a.tp + a.fp),
     )

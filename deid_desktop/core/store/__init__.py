@@ -18,6 +18,7 @@ from .rows import (
     ImportResult,
     ModelVersionRow,
     SpanRow,
+    SpanState,
     SubjectRow,
     TrainingRunRow,
 )
@@ -34,6 +35,7 @@ __all__ = [
     "ModelVersionRow",
     "RecordNotFound",
     "SpanRow",
+    "SpanState",
     "SubjectRow",
     "TrainingRunRow",
     "Workspace",

@@ -95,7 +95,7 @@ def _iter_findings(workspace, category, text, subject_id, undecided_only, contex
                 continue
             yield FindingInContext(
                 document_id=did, span_id=sid, start=start, end=end, category=Category(cat), fine=fine,
-                score=score, state=state, subject_id=subject, text=found,
+                score=score, state=SpanState(state), subject_id=subject, text=found,
                 left=_one_line(doc_text[max(0, start - context) : start]),
                 right=_one_line(doc_text[end : end + context]),
             )
@@ -120,7 +120,7 @@ def _span_conditions(category, needle, subject_id, undecided_only) -> list[Colum
     if subject_id is not None:
         conditions.append(DocumentRecord.subject_id == subject_id)
     if undecided_only:
-        conditions.append(SpanRecord.state == "undecided")
+        conditions.append(SpanRecord.state == SpanState.UNDECIDED)
     return conditions
 
 

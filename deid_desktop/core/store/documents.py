@@ -17,7 +17,7 @@ from .database import Database
 from .errors import RecordNotFound, WorkspaceError
 from .models import DocumentRecord, SpanRecord, Subject, utc_now
 from .replay import WITHDRAWN
-from .rows import DocStatus, DocumentRow, ImportResult, SubjectRow
+from .rows import DocStatus, DocumentRow, ImportResult, SpanState, SubjectRow
 
 SUBJECT_SALT_BYTES = 16
 UNNAMED_DOCUMENT = "untitled"
@@ -279,7 +279,7 @@ def _document_rows(session: Session, conditions: list[ColumnElement[bool]]) -> l
         select(
             d.id, d.subject_id, Subject.label, d.source_path, d.name, d.format, d.content_hash,
             d.version, d.status, d.error_code, d.error_reason, d.created_at, d.updated_at,
-            d.previous_id, span_count(), span_count(SpanRecord.state == "undecided"),
+            d.previous_id, span_count(), span_count(SpanRecord.state == SpanState.UNDECIDED),
         )
         .outerjoin(Subject, Subject.id == d.subject_id)
         .where(*conditions)

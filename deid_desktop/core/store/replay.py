@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Protocol, TypeVar
 
-from .rows import DecisionAction
+from .rows import DecisionAction, SpanState
 
 # A reviewer-added span whose ADD has been undone: it no longer exists for the user.
-WITHDRAWN = "withdrawn"
+WITHDRAWN = SpanState.WITHDRAWN
 
 _T = TypeVar("_T")
 
@@ -33,8 +33,10 @@ class LoggedDecision(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class SpanState:
-    state: str
+class ReplayedSpan:
+    """A span as its decisions in force leave it: state, extent and label."""
+
+    state: SpanState
     start: int
     end: int
     category: str
@@ -55,9 +57,10 @@ def undone_ids(decisions: Iterable[LoggedDecision]) -> set[int]:
     return undone
 
 
-def initial_state(start: int, end: int, category: str, fine: str, *, added_by_reviewer: bool) -> SpanState:
-    return SpanState(
-        state=WITHDRAWN if added_by_reviewer else "undecided",
+def initial_state(start: int, end: int, category: str, fine: str, *, added_by_reviewer: bool) -> ReplayedSpan:
+    """A reviewer's span exists only while its ADD is in force, so it starts withdrawn."""
+    return ReplayedSpan(
+        state=WITHDRAWN if added_by_reviewer else SpanState.UNDECIDED,
         start=start,
         end=end,
         category=category,
@@ -65,9 +68,9 @@ def initial_state(start: int, end: int, category: str, fine: str, *, added_by_re
     )
 
 
-def replay(initial: SpanState, decisions: Iterable[LoggedDecision], undone: set[int]) -> SpanState:
+def replay(initial: ReplayedSpan, decisions: Iterable[LoggedDecision], undone: set[int]) -> ReplayedSpan:
     """Apply the decisions in force, oldest first, to the span as it was proposed."""
-    state, start, end = initial.state, initial.start, initial.end
+    state, start, end = SpanState(initial.state), initial.start, initial.end
     category, fine = initial.category, initial.fine
     for d in sorted(decisions, key=lambda d: d.id):
         if d.id in undone or d.action == DecisionAction.UNDO.value:
@@ -77,11 +80,11 @@ def replay(initial: SpanState, decisions: Iterable[LoggedDecision], undone: set[
             # Undoing the ADD removes the span, whatever was decided about it afterwards.
             continue
         if action is DecisionAction.ADD:
-            state = "added"
+            state = SpanState.ADDED
             start, end = _require(d.start), _require(d.end)
             category, fine = _require(d.category), _require(d.fine)
         elif action is DecisionAction.REJECT:
-            state = "rejected"
+            state = SpanState.REJECTED
         elif action is DecisionAction.ACCEPT:
             state = _judged_phi(state)
         elif action is DecisionAction.RELABEL:
@@ -90,13 +93,13 @@ def replay(initial: SpanState, decisions: Iterable[LoggedDecision], undone: set[
         elif action is DecisionAction.RESIZE:
             start, end = _require(d.start), _require(d.end)
             state = _judged_phi(state)
-    return SpanState(state=state, start=start, end=end, category=category, fine=fine)
+    return ReplayedSpan(state=state, start=start, end=end, category=category, fine=fine)
 
 
-def _judged_phi(state: str) -> str:
+def _judged_phi(state: SpanState) -> SpanState:
     # Correcting a span's label or extent is a judgement that it is PHI; a reviewer's own
     # span stays "added" so reports can tell detector hits from reviewer additions.
-    return "added" if state == "added" else "accepted"
+    return SpanState.ADDED if state is SpanState.ADDED else SpanState.ACCEPTED
 
 
 def _require(value: _T | None) -> _T:

@@ -20,7 +20,7 @@ from .errors import InvalidDecision, InvalidSpan, RecordNotFound, WorkspaceError
 from .models import AdjudicationChoice, DetectionRun, DocumentRecord, ReviewDecision, SpanRecord, utc_now
 from .passes import FIRST, SECOND, claim_pass, double_review, pass_for
 from .replay import WITHDRAWN, initial_state, replay, undone_ids
-from .rows import DecisionAction, DecisionRow, DocStatus, SpanRow
+from .rows import DecisionAction, DecisionRow, DocStatus, SpanRow, SpanState
 
 UNREVIEWED_POLICIES = ("accept", "reject")
 _STATUSES_BEFORE_REVIEW = (DocStatus.IMPORTED.value, DocStatus.DETECTED.value)
@@ -70,7 +70,7 @@ class ReviewRepository:
             decided: list[tuple[int, int]] = []
             judged_second = _judged_in_second_review(session, document_id)
             for record in _current_spans(session, document_id):
-                if record.state == "undecided" and record.id not in judged_second:
+                if record.state == SpanState.UNDECIDED and record.id not in judged_second:
                     record.superseded_by_run_id = run_id
                 else:
                     decided.append((record.current_start, record.current_end))
@@ -89,7 +89,7 @@ class ReviewRepository:
                     score=span.score,
                     source=span.source,
                     members_json=dump_json(list(span.members)),
-                    state="undecided",
+                    state=SpanState.UNDECIDED,
                     current_start=span.start,
                     current_end=span.end,
                     current_category=span.category.value,
@@ -349,12 +349,12 @@ def final_of(spans: Iterable[tuple[str, Span]], unreviewed_policy: str) -> list[
     """The spans an export replaces, from (state, span) pairs of one review: decided ones,
     and undecided ones that overlap none of them under the "accept" policy; never overlapping."""
     spans = list(spans)
-    decided = merge_overlapping(s for state, s in spans if state in ("accepted", "added"))
+    decided = merge_overlapping(s for state, s in spans if SpanState(state).is_phi)
     if unreviewed_policy == "reject":
         return decided
     undecided = [
         s for state, s in spans
-        if state == "undecided" and not any(s.overlaps(d) for d in decided)
+        if state == SpanState.UNDECIDED and not any(s.overlaps(d) for d in decided)
     ]
     return sort_spans(decided + merge_overlapping(undecided))
 
@@ -390,7 +390,7 @@ def second_review_rows(session: Session, document_id: int, text: str) -> list[Sp
         SpanRow(
             id=r.id, document_id=r.document_id, start=start, end=end, category=Category(category), fine=fine,
             score=r.score, source=r.source, members=tuple(json.loads(r.members_json)),
-            state=state,  # type: ignore[arg-type]
+            state=SpanState(state),
             text=text[start:end], detection_run_id=r.detection_run_id,
         )
         for r, state, start, end, category, fine in second_review_records(session, document_id)
@@ -400,7 +400,7 @@ def second_review_rows(session: Session, document_id: int, text: str) -> list[Sp
 def second_review_pairs(session: Session, document_id: int) -> list[tuple[str, Span]]:
     return [
         (state, Span(start, end, Category(category), fine, r.score,
-                     source=REVIEWER if state == "added" else r.source, members=tuple(json.loads(r.members_json))))
+                     source=REVIEWER if state == SpanState.ADDED else r.source, members=tuple(json.loads(r.members_json))))
         for r, state, start, end, category, fine in second_review_records(session, document_id)
     ]
 
@@ -593,7 +593,7 @@ def _span_row(record: SpanRecord, text: str) -> SpanRow:
         score=record.score,
         source=record.source,
         members=tuple(json.loads(record.members_json)),
-        state=record.state,  # type: ignore[arg-type]
+        state=SpanState(record.state),
         text=text[record.current_start : record.current_end],
         detection_run_id=record.detection_run_id,
     )
@@ -606,7 +606,7 @@ def _final_span(record: SpanRecord) -> Span:
         category=Category(record.current_category),
         fine=record.current_fine,
         score=record.score,
-        source=REVIEWER if record.state == "added" else record.source,
+        source=REVIEWER if record.state == SpanState.ADDED else record.source,
         members=tuple(json.loads(record.members_json)),
     )
 

@@ -32,7 +32,7 @@ from sqlalchemy import and_, case, func, select
 
 from .documents import current_span_filter
 from .models import DetectionRun, DocumentRecord, SpanRecord
-from .rows import DocStatus
+from .rows import DocStatus, SpanState
 
 # The ensemble's own default: a score half way between "no" and "sure".
 DEFAULT_THRESHOLD = 0.5
@@ -121,7 +121,7 @@ def _open_findings_stmt(ids: list[int] | None):
     )
     spread = func.max(1.0 - threshold, _MIN_RANGE)  # two arguments: SQLite's scalar max
     uncertainty = func.max(0.0, 1.0 - func.abs(SpanRecord.score - threshold) / spread)
-    conditions = [SpanRecord.state == "undecided", current_span_filter()]
+    conditions = [SpanRecord.state == SpanState.UNDECIDED, current_span_filter()]
     if ids is not None:
         conditions.append(SpanRecord.document_id.in_(ids))
     return (

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Literal
 
 from ..categories import Category
 
 
-class DocStatus(str, Enum):
+class DocStatus(StrEnum):
     IMPORTED = "imported"
     DETECTED = "detected"
     IN_REVIEW = "in_review"
@@ -19,11 +19,8 @@ class DocStatus(str, Enum):
     EXPORTED = "exported"
     ERROR = "error"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class DecisionAction(str, Enum):
+class DecisionAction(StrEnum):
     ACCEPT = "accept"
     REJECT = "reject"
     ADD = "add"
@@ -31,12 +28,30 @@ class DecisionAction(str, Enum):
     RESIZE = "resize"
     UNDO = "undo"
 
-    def __str__(self) -> str:
-        return self.value
+
+class SpanState(StrEnum):
+    """A span's state, derived from its decision log (``replay``) and stored on its row.
+
+    A StrEnum: the values are what the ``spans.state`` column holds, and a state still equals
+    its string ("rejected"), so stored rows and older comparisons read the same.
+    """
+
+    UNDECIDED = "undecided"
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    # A reviewer's own span (told apart from detector hits in reports).
+    ADDED = "added"
+    # A reviewer-added span whose ADD was undone: it no longer exists for the user, so no
+    # ``SpanRow`` ever carries this state; only the stored row and the replay do.
+    WITHDRAWN = "withdrawn"
+
+    @property
+    def is_phi(self) -> bool:
+        """Judged PHI: what export replaces."""
+        return self in (SpanState.ACCEPTED, SpanState.ADDED)
 
 
 ImportStatus = Literal["new", "duplicate", "new_version"]
-SpanState = Literal["undecided", "accepted", "rejected", "added"]
 
 
 @dataclass(frozen=True, slots=True)

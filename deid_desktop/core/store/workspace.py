@@ -22,17 +22,21 @@ from .database import (
 )
 from .documents import DocumentsRepository
 from .errors import WorkspaceError
+from .learned_items import LearnedItemsRepository
 from .learning import LearningRepository
 from .models import WorkspaceInfo, utc_now
 from .review import ReviewRepository
 from .reviewers import ReviewersRepository
+from .run_records import RunRecordsRepository
 
 log = logging.getLogger(__name__)
 
 SECRET_BYTES = 32
 
 
-class Workspace(DocumentsRepository, ReviewRepository, ReviewersRepository, LearningRepository):
+class Workspace(
+    DocumentsRepository, ReviewRepository, ReviewersRepository, LearningRepository, LearnedItemsRepository, RunRecordsRepository
+):
     """Thread-safe: one engine, a short-lived session per call, writes serialised.
 
     The GUI thread and a detection worker may call the same instance concurrently.

@@ -12,13 +12,15 @@ process; nothing is stored but the workspace secret (``new_workspace_secret()``)
 from __future__ import annotations
 
 from .base import GENERATORS, SurrogateContext, SurrogateGenerator, register
-from .engine import MODES, SurrogateEngine
+from .engine import SurrogateEngine
 from .generators import NAME_ORIGINS, sample_name, sample_value
 from .keys import new_workspace_secret
+from .modes import MODES, ExportMode
 from .name_pools import pools_fingerprint
 from .options import SurrogateOptions
 
 __all__ = [
+    "ExportMode",
     "GENERATORS",
     "MODES",
     "NAME_ORIGINS",

@@ -14,11 +14,11 @@ from .country import guess_country
 from .dates import date_order_hint, shift_for_subject
 from .digit_strings import digit_key, is_digit_string
 from .keys import KeyRing, normalise_key
+from .modes import MODES, ExportMode
 from .names import document_full_names
 from .options import SurrogateOptions
 from .tags import blackout, tag
 
-MODES = ("surrogate", "tag", "blackout")
 # Redraws before giving up on a realistic surrogate; only values with nothing to vary
 # (a title alone, punctuation) ever get that far.
 _MAX_ATTEMPTS = 8
@@ -55,7 +55,7 @@ class SurrogateEngine:
         text: str,
         spans: list[Span],
         subject: str = "",
-        mode: str = "surrogate",
+        mode: ExportMode | str = ExportMode.SURROGATE,
         *,
         country: str | None = None,
     ) -> list[Replacement]:
@@ -65,17 +65,16 @@ class SurrogateEngine:
         options' locale is used, else the country is guessed from the document's
         identifiers, phone numbers and postcodes (see ``country.guess_country``).
         """
-        if mode not in MODES:
-            raise ValueError(f"unknown replacement mode {mode!r}; expected one of {', '.join(MODES)}")
+        mode = ExportMode.parse(mode)
         ordered = sort_spans(spans)
         for prev, cur in zip(ordered, ordered[1:]):
             if cur.start < prev.end:
                 raise ValueError(f"spans overlap at offsets {prev.start}..{prev.end} and {cur.start}..{cur.end}")
         if ordered and ordered[-1].end > len(text):
             raise ValueError(f"span {ordered[-1].start}..{ordered[-1].end} lies beyond the end of the text")
-        if mode == "tag":
+        if mode is ExportMode.TAG:
             return [Replacement(s.start, s.end, tag(s.category, self.options.tag_style), s.category.value) for s in ordered]
-        if mode == "blackout":
+        if mode is ExportMode.BLACKOUT:
             return [
                 Replacement(s.start, s.end, blackout(s.text(text), self.options.blackout_char), s.category.value)
                 for s in ordered
