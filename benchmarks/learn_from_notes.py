@@ -58,7 +58,7 @@ def import_reviewed(ws: Workspace, docs: list) -> None:
 
 def score(ws: Workspace, docs: list) -> dict:
     det = workspace_detector(ws)
-    return evaluate(docs, det.detect_many([d.text for d in docs])).to_dict().to_dict()
+    return evaluate(docs, det.detect_many([d.text for d in docs])).to_dict()
 
 
 def row(label: str, m: dict, base_f1: float | None, secs: float | None) -> str:
