@@ -46,6 +46,19 @@ def shipped_models_dir() -> Path | None:
     return b / "models" if b is not None and (b / "models").is_dir() else None
 
 
+def in_bundle(path: Path) -> bool:
+    """True for a path inside the running bundle, which is never written to, even by a user
+    (root) whom the file system would let."""
+    b = bundle_dir()
+    if b is None:
+        return False
+    try:
+        Path(path).resolve().relative_to(b.resolve())
+    except ValueError:
+        return False
+    return True
+
+
 def resources_dir() -> Path:
     env = os.environ.get("DEID_RESOURCES")
     if env:

@@ -63,3 +63,15 @@ def test_outside_a_bundle_models_stay_where_they_were(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.delenv("DEID_MODELS", raising=False)
     assert paths.models_dir() == tmp_path / "data" / "deid-desktop" / "models"
+
+
+def test_a_shipped_model_is_exported_for_onnx_runtime_in_the_users_cache(frozen, tmp_path, monkeypatch):
+    """Even where the bundle could be written (root, or a bundle unpacked in a home folder),
+    the export goes to the user's cache and the bundle stays as installed."""
+    from deid_desktop.core.detect.onnx_runner import export_path
+
+    _, shipped = frozen
+    monkeypatch.delenv("DEID_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    target = export_path(shipped)
+    assert target.parent == tmp_path / "cache" / "deid-desktop" / "onnx"
