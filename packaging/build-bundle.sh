@@ -15,6 +15,11 @@ APP="$DIST/deid-desktop"
 
 "$PY" -m PyInstaller --noconfirm --log-level WARN --distpath "$DIST" --workpath "$WORK" packaging/deid-desktop.spec
 
+# libpython of a Python built from source looks for libraries in the build machine's folder.
+for lib in "$APP"/_internal/libpython3*.so*; do
+  [ -f "$lib" ] && [ ! -L "$lib" ] && "$PY" packaging/own_runpath.py "$lib"
+done
+
 # The default models: the CURRENT version of each, without its ONNX export (that export is
 # named by the model's installed path, so each machine makes its own, in the user's cache).
 if [ "${BUNDLE_NO_MODELS:-0}" != 1 ]; then

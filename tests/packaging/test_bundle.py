@@ -30,15 +30,21 @@ SAMPLES = ("clinic_note.txt", "phone_message.txt", "referral_letter.docx", "disc
 # Invented PHI of the samples (resources/samples/README.md) that no output may keep.
 SAMPLE_PHI = {"clinic_note.txt": ("943 476 5919",)}
 
-# Read by any program on Linux (the loader, libc, locale and time zone), or by Qt for fonts
-# and its offscreen platform; none of them is Python, a checkout or a home folder.
+# Read by any program on Linux (the loader, libc's locale, time zone and name-service files,
+# OpenSSL's configuration and CA list, which the ssl module loads at import though nothing
+# connects), by Qt and ReportLab for fonts and MIME types, and by psutil's container check;
+# none of them is Python, a checkout or a home folder.
 SYSTEM_PREFIXES = (
     "/usr/lib/", "/lib/", "/lib64/", "/usr/lib64/", "/etc/ld.so.", "/etc/fonts/", "/usr/share/fonts/",
-    "/usr/share/fontconfig/", "/var/cache/fontconfig/", "/etc/localtime", "/usr/share/zoneinfo/",
-    "/usr/share/locale/", "/usr/lib/locale/", "/usr/share/X11/", "/etc/passwd", "/etc/group",
-    "/etc/nsswitch.conf", "/etc/os-release", "/usr/lib/os-release", "/etc/mime.types", "/usr/share/mime/",
-    "/etc/machine-id", "/var/lib/dbus/machine-id", "/proc/", "/sys/", "/dev/", "/tmp/",
+    "/usr/local/share/fonts", "/usr/share/fontconfig/", "/var/cache/fontconfig/", "/etc/localtime",
+    "/usr/share/zoneinfo/", "/usr/share/locale/", "/usr/lib/locale/", "/etc/locale.alias", "/usr/share/X11/",
+    "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/host.conf", "/etc/hosts", "/etc/resolv.conf",
+    "/etc/gai.conf", "/etc/ssl/", "/etc/os-release", "/usr/lib/os-release", "/etc/mime.types",
+    "/usr/share/mime/", "/etc/machine-id", "/var/lib/dbus/machine-id", "/.dockerenv", "/run/.containerenv",
+    "/run/systemd/container", "/proc/", "/sys/", "/dev/", "/tmp/",
 )
+# Folders only looked at (XDG_DATA_DIRS, the root), never read from.
+SYSTEM_DIRS = {"/", "/usr/share", "/usr/local/share"}
 # Anything that would mean the bundle is not self-contained, even inside an allowed prefix.
 NOT_SELF_CONTAINED = re.compile(r"site-packages|dist-packages|/python3\.\d+/|\.pyenv|/\.venv/|\.local/lib/python")
 
@@ -68,11 +74,14 @@ def bundle(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def user(tmp_path):
-    """A user's machine: a home, XDG folders, a runtime folder and a temp folder of its own,
-    the samples copied to an input folder, and a PATH without any Python."""
-    dirs = {k: tmp_path / k for k in ("home", "data", "config", "cache", "runtime", "tmp", "in", "out")}
+    """A user's machine: a home, XDG folders, a runtime folder, a temp folder and a current
+    folder of its own, and a PATH without any Python. The home folder holds decoys where the
+    app's data would be without XDG, so a lookup there is seen."""
+    dirs = {k: tmp_path / k for k in ("home", "data", "config", "cache", "runtime", "tmp", "cwd", "in", "out")}
     for d in dirs.values():
         d.mkdir(mode=0o700)
+    for decoy in (".local/share/deid-desktop/models", ".config/deid-desktop", ".cache/deid-desktop"):
+        (dirs["home"] / decoy).mkdir(parents=True)
     return dirs
 
 
@@ -96,43 +105,51 @@ def _run(bundle: Path, user: dict[str, Path], args: list[str], trace: Path) -> s
     env = _env(user)
     cmd = [str(bundle / "deid-desktop"), *args]
     if shutil.which("strace"):
-        cmd = ["strace", "-f", "-qq", "-y", "-e", "trace=%file", "-o", str(trace), *cmd]
+        # -z: successful calls only (a lookup that found nothing read nothing)
+        cmd = ["strace", "-f", "-qq", "-z", "-y", "-e", "trace=%file", "-o", str(trace), *cmd]
     else:
         env["DEID_AUDIT_OPENS"] = str(trace)
-    return subprocess.run(cmd, env=env, cwd=user["home"].parent, capture_output=True, text=True, timeout=1500)
+    return subprocess.run(cmd, env=env, cwd=user["cwd"], capture_output=True, text=True, timeout=1500)
 
 
 _CALL = re.compile(r'^(?:\d+\s+)?(\w+)\((?:(AT_FDCWD|\d+)(?:<([^>]*)>)?,\s*)?"([^"]*)"')
 
 
 def _paths(trace: Path, cwd: Path) -> set[str]:
-    """Every path the program named in a file system call (strace) or opened (audit log)."""
+    """Every existing path the program opened, looked at or ran (strace), or opened (audit
+    log). A lookup that found nothing read nothing: the loader's search of the build
+    machine's library path, ReportLab's font folders and settings file, the mime.types
+    files of other systems. Calls on an open descriptor were counted when it was opened."""
     found = set()
     for line in trace.read_text(encoding="utf-8", errors="replace").splitlines():
-        if not line.startswith(("/", "\"")) and "(" in line:
-            m = _CALL.match(line)
-            if not m:
-                continue
-            _, _dirfd, dirpath, name = m.groups()
-            base = Path(dirpath) if dirpath else cwd
-            found.add(os.path.normpath(base / name) if name else str(base))
-        elif line.startswith("/"):
+        if line.startswith("/"):  # the audit hook's log: one opened path a line
             found.add(os.path.normpath(line))
+            continue
+        m = _CALL.match(line)
+        if not m or re.search(r"= -1 E[A-Z]+", line):
+            continue
+        _, _dirfd, dirpath, name = m.groups()
+        if not name:
+            continue
+        base = Path(dirpath) if dirpath else cwd
+        found.add(os.path.normpath(base / name))
     return found
 
 
 def _outside(paths: set[str], bundle: Path, user: dict[str, Path]) -> list[str]:
+    """The paths that are neither the bundle's, the user's (XDG folders, the current folder,
+    the documents given) nor the system's."""
     sandbox = user["home"].parent
-    own = [str(bundle.resolve())] + [str(user[k]) for k in ("data", "config", "cache", "runtime", "tmp", "in", "out")]
+    own = [str(bundle.resolve())] + [str(user[k]) for k in ("data", "config", "cache", "runtime", "tmp", "cwd", "in", "out")]
     bad = []
     for p in sorted(paths):
         if any(p == o or p.startswith(o + "/") for o in own):
             continue
-        if p == str(sandbox):  # the working directory itself
-            continue
-        if p.startswith(str(sandbox) + "/") or p.startswith(str(user["home"])):
+        if p.startswith(str(sandbox) + "/") or p == str(sandbox):
             bad.append(p)  # the home folder or anything else of the user's
-        elif NOT_SELF_CONTAINED.search(p) or not any(p.startswith(s) or p == s.rstrip("/") for s in SYSTEM_PREFIXES):
+        elif NOT_SELF_CONTAINED.search(p):
+            bad.append(p)
+        elif p not in SYSTEM_DIRS and not any(p.startswith(s) or p == s.rstrip("/") for s in SYSTEM_PREFIXES):
             bad.append(p)
     return bad
 
@@ -145,7 +162,7 @@ def test_the_bundle_deidentifies_the_samples_with_two_workers_reading_only_its_o
     for name in SAMPLES:
         shutil.copy(bundle / "_internal" / "deid_desktop" / "_resources" / "samples" / name, user["in"] / name)
     before = _bundle_listing(bundle)
-    trace = user["tmp"].parent / "cli.trace"
+    trace = user["home"].parent / "cli.trace"
 
     done = _run(bundle, user, ["deidentify", str(user["in"]), "--out", str(user["out"]), "--workers", "2"], trace)
 
@@ -169,7 +186,7 @@ def test_the_bundled_window_opens_detects_and_exports_offscreen(bundle, user):
     for name in SAMPLES:
         shutil.copy(bundle / "_internal" / "deid_desktop" / "_resources" / "samples" / name, user["in"] / name)
     shot = user["out"] / "certificate.png"
-    trace = user["tmp"].parent / "gui.trace"
+    trace = user["home"].parent / "gui.trace"
 
     done = _run(bundle, user, ["gui", "--open", str(user["in"]), "--view", "certificate",
                                "--size", "1100x700", "--screenshot", str(shot)], trace)
