@@ -122,8 +122,9 @@ def _paths(trace: Path, cwd: Path) -> set[str]:
     files of other systems. Calls on an open descriptor were counted when it was opened."""
     found = set()
     for line in trace.read_text(encoding="utf-8", errors="replace").splitlines():
-        if line.startswith("/"):  # the audit hook's log: one opened path a line
-            found.add(os.path.normpath(line))
+        if line.startswith("/"):  # the audit hook's log: each path the app tried to open
+            if os.path.exists(line):
+                found.add(os.path.normpath(line))
             continue
         m = _CALL.match(line)
         if not m or re.search(r"= -1 E[A-Z]+", line):
@@ -145,7 +146,9 @@ def _outside(paths: set[str], bundle: Path, user: dict[str, Path]) -> list[str]:
     for p in sorted(paths):
         if any(p == o or p.startswith(o + "/") for o in own):
             continue
-        if p.startswith(str(sandbox) + "/") or p == str(sandbox):
+        if p == str(sandbox):  # the folder that holds the user's folders, met resolving their paths
+            continue
+        if p.startswith(str(sandbox) + "/"):
             bad.append(p)  # the home folder or anything else of the user's
         elif NOT_SELF_CONTAINED.search(p):
             bad.append(p)
