@@ -17,7 +17,7 @@ APP="$DIST/deid-desktop"
 
 # libpython of a Python built from source looks for libraries in the build machine's folder.
 for lib in "$APP"/_internal/libpython3*.so*; do
-  [ -f "$lib" ] && [ ! -L "$lib" ] && "$PY" packaging/own_runpath.py "$lib"
+  if [ -f "$lib" ] && [ ! -L "$lib" ]; then "$PY" packaging/own_runpath.py "$lib"; fi
 done
 
 # The default models: the CURRENT version of each, without its ONNX export (that export is
