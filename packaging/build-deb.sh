@@ -14,6 +14,7 @@ VERSION=$(sed -n 's/^version *= *"\(.*\)"/\1/p' pyproject.toml | head -1)
 ARCH=$(dpkg --print-architecture)
 ROOT=$(mktemp -d "${TMPDIR:-/tmp}/deid-deb.XXXXXX")
 trap 'rm -rf "$ROOT"' EXIT
+chmod 0755 "$ROOT"  # the archive's "./": mktemp makes it private
 
 mkdir -p "$ROOT/DEBIAN" "$ROOT/opt" "$ROOT/usr/bin" "$ROOT/usr/share/applications" \
          "$ROOT/usr/share/icons/hicolor/scalable/apps" "$ROOT/usr/share/icons/hicolor/256x256/apps"
