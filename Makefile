@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: run test test-all model model-if-missing install sysdeps samples bench screenshots clean
+.PHONY: run test test-all model model-if-missing install sysdeps samples bench screenshots bundle clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PY) -m venv $(VENV)
@@ -43,6 +43,15 @@ bench: install
 screenshots: install
 	bash packaging/install-sysdeps.sh --with-xvfb
 	$(BIN)/python benchmarks/screenshots.py
+
+# The third way, for end users: a one-folder app (no Python needed) with the default models,
+# and a Debian package of it, both under dist/ (packaging/README.md).
+$(VENV)/.bundle-tools: $(STAMP)
+	$(BIN)/pip install -q -c constraints.txt -e '.[bundle]'
+	touch $@
+
+bundle: model-if-missing $(VENV)/.bundle-tools
+	PY=$(BIN)/python bash packaging/build-bundle.sh
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

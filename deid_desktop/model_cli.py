@@ -28,9 +28,9 @@ def cmd_build_model(args) -> int:
     from .core.learn.gold import as_gold
     from .core.learn.synth import generate_corpus
     from .core.learn.train import TrainConfig, tqdm_progress, train_model
-    from .core.paths import models_dir, resource
+    from .core.paths import own_models_dir, resource
 
-    root = Path(args.models_dir) if args.models_dir else models_dir()
+    root = Path(args.models_dir) if args.models_dir else own_models_dir()  # never the read-only bundle
     todo = []
     for member in args.members.split(","):
         cfg = TrainConfig.load(resource("training", f"{member.strip()}.toml"))

@@ -10,7 +10,8 @@ from the torch model once and cached:
 
 - beside the model, in ``<model>/onnx/``, when that folder can be written (a model built by
   ``make model`` or a workspace's retrained version), else
-- in the user's cache folder (an installed, read-only model).
+- in the user's cache folder (an installed, read-only model, or one a bundle ships: never
+  written to, even where the file system would let root).
 
 The cache file is named by a fingerprint of the weights and config files (path, size,
 modification time), the torch version and the inputs, so a retrained or rebuilt model is
@@ -35,6 +36,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from ..errors import ModelError
+from ..paths import in_bundle
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +97,7 @@ def export_path(model_dir: Path) -> Path:
     """Where the export of ``model_dir`` lives (it may not exist yet)."""
     name = f"model-{fingerprint(model_dir)}.onnx"
     own = model_dir / "onnx"
-    if own.is_dir() or os.access(model_dir, os.W_OK):
+    if not in_bundle(model_dir) and (own.is_dir() or os.access(model_dir, os.W_OK)):
         return own / name
     return cache_root() / "onnx" / name
 
