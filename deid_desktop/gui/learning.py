@@ -50,7 +50,8 @@ from .errors import show_error
 from .fitting import ScrollBody
 from .heldout import caveat_text, verdict_suffix
 from .learning_charts import bar_chart, line_chart
-from .workers import Worker, failure_text, start_in_thread
+from ..core.usecases.detection import failure_text
+from .workers import Worker, start_in_thread
 
 log = logging.getLogger(__name__)
 
