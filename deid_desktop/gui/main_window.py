@@ -40,7 +40,6 @@ from .window_review import ReviewWiring
 log = logging.getLogger(__name__)
 
 
-
 class MainWindow(ReviewWiring, ImportFlow, DetectionFlow, WindowDialogs, QMainWindow):
     idle = Signal()  # no import or detection running or waiting
 
@@ -119,11 +118,6 @@ class MainWindow(ReviewWiring, ImportFlow, DetectionFlow, WindowDialogs, QMainWi
             workspace_path=str(self.workspace.path) if getattr(self.workspace, "path", None) else None,
         )
 
-
-
-
-
-
     # -- small helpers --------------------------------------------------------------------
     def show_message(self, text: str) -> None:
         self.statusBar().showMessage(text)
@@ -143,77 +137,7 @@ class MainWindow(ReviewWiring, ImportFlow, DetectionFlow, WindowDialogs, QMainWi
         name = Path(str(getattr(self.workspace, "path", "workspace"))).name
         self.setWindowTitle(f"deid-desktop — {name}")
 
-
-
-    # -- opening documents ---------------------------------------------------------------
-
-
-    # -- two reviewers ------------------------------------------------------------------------
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-    # -- importing ---------------------------------------------------------------------
-
-
-
-
-
-
-
-    # -- detection ------------------------------------------------------------------------
-
-
-
-
-
-
-
-
-
-
-
-
-
-    # -- background state ---------------------------------------------------------------
-
-
-
-
-
-
-    # -- dialogs ------------------------------------------------------------------------
-
-
-
-
-
-
-
-
-
-
-
-
-    # -- drag and drop --------------------------------------------------------------------
-
-
-
-    # -- closing --------------------------------------------------------------------------
-
-
+    # -- window events --------------------------------------------------------------------
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt name)
         super().resizeEvent(event)
         self._make_room()

@@ -18,7 +18,6 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ..core.categories import Category, normalise_fine
 from ..core.errors import DeidError
-from ..core.spans import Span, snap_to_words
 from ..core.store import DecisionAction, DocStatus
 from ..core.usecases.review import (
     PHI_STATES,
@@ -33,16 +32,18 @@ from ..core.usecases.review import (
     StepResult,
     accept_remaining,
     begin_review,
-    find_occurrences,
     identical_documents,
+    next_undecided,
     overlaps,
     resized_extent,
+    selection_extent,
+    span_at,
+    span_order,
 )
 from ..core.usecases.terms import TermChange, TermScope, term_change
 from .flagging import TermListStep
 from .palette import CATEGORY_LABELS
 
-__all__ = ["PHI_STATES", "ReviewController", "ReviewStep", "StepResult", "find_occurrences", "resized_extent"]
 
 
 # -- undo steps ---------------------------------------------------------------------------
@@ -180,7 +181,7 @@ class ReviewController(QObject):
                     moved = moved or (old.start, old.end) != (s.start, s.end)
                     self.spans[index[s.id]] = s
                 if moved:
-                    self.spans.sort(key=lambda s: (s.start, -s.end, s.id))
+                    self.spans.sort(key=span_order)
                     self.spans_changed.emit()
                 elif fresh:
                     self.spans_updated.emit([s.id for s in fresh])
@@ -192,7 +193,7 @@ class ReviewController(QObject):
         if self.document_id is None or (self.row is not None and self.row.status == DocStatus.ERROR):
             self.spans = []
             return
-        self.spans = sorted(self._workspace.list_spans(self.document_id, reviewer=self.reviewer), key=lambda s: (s.start, -s.end, s.id))
+        self.spans = sorted(self._workspace.list_spans(self.document_id, reviewer=self.reviewer), key=span_order)
 
     # -- selection and navigation ---------------------------------------------------------
 
@@ -212,12 +213,8 @@ class ReviewController(QObject):
         self.current_changed.emit(span_id if span_id is not None else -1)
 
     def span_at(self, position: int):
-        """The finding under a character position; a decided-PHI or undecided finding wins
-        over a rejected one, then the shortest."""
-        hits = [s for s in self.spans if s.start <= position < s.end]
-        if not hits:
-            return None
-        return min(hits, key=lambda s: (s.state == "rejected", s.end - s.start))
+        """The finding under a character position (``core.usecases.review.span_at``)."""
+        return span_at(self.spans, position)
 
     def next_finding(self) -> None:
         self._step_selection(+1)
@@ -241,19 +238,14 @@ class ReviewController(QObject):
 
     def _advance_from(self, span_id: int | None) -> None:
         """After a decision: the next undecided finding below, else the first one above."""
-        undecided = [s for s in self.spans if s.state == "undecided"]
-        if not undecided:
-            if span_id is not None and self.span(span_id) is not None:
+        ref = self.span(span_id) if span_id is not None else None
+        target = next_undecided(self.spans, ref)
+        if target is None:
+            if ref is not None:
                 self.select(span_id)
             self.message.emit("Every finding in this document is decided — Ctrl+Enter marks it reviewed.")
             return
-        ref = self.span(span_id) if span_id is not None else None
-        if ref is None:
-            self.select(undecided[0].id)
-            return
-        key = (ref.start, -ref.end, ref.id)
-        below = [s for s in undecided if (s.start, -s.end, s.id) > key]
-        self.select((below or undecided)[0].id)
+        self.select(target.id)
 
     # -- single-finding actions ----------------------------------------------------------
 
@@ -320,12 +312,10 @@ class ReviewController(QObject):
         """The selection snapped to whole words; None (and a hint) when nothing is selected."""
         if self.document_id is None:
             return None
-        start, end = max(0, min(start, end)), min(len(self.text), max(start, end))
-        if end <= start or not self.text[start:end].strip():
+        extent = selection_extent(self.text, start, end, category)
+        if extent is None:
             self.message.emit("Select some text first, then press a category key (1–8).")
-            return None
-        snapped = snap_to_words(self.text, Span(start, end, category, source="reviewer"))
-        return snapped.start, snapped.end
+        return extent
 
     def _mark_extent(self, start: int, end: int, category: Category) -> None:
         exact = next((s for s in self.spans if s.start == start and s.end == end), None)

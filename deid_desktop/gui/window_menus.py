@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 
 def handlers(window) -> dict[str, Callable[[], None]]:
+    """What each action id of the registry does in this window."""
     c = window.controller
     h: dict[str, Callable[[], None]] = {
         "accept": c.accept,
@@ -142,6 +143,7 @@ def _model_menu(window) -> QMenu | None:
 
 
 def build_status_bar(window) -> None:
+    """Progress and Cancel for background work, the reviewer's name and the detector."""
     bar = window.statusBar()
     window.detector_label = QLabel("Detector: not loaded yet")
     window.detector_label.setObjectName("detectorLabel")

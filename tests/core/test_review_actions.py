@@ -153,3 +153,35 @@ def test_a_subject_term_without_a_subject_applies_to_the_document(doc):
     assert (change.scope, change.scope_id) == ("subject", 7)
     assert term_change("allow", "x", "workspace", doc, 7).scope_id is None
     assert "will always be flagged as Name in documents of this subject" in change.done_message(True)
+
+
+class _Row:
+    def __init__(self, id, start, end, state="undecided"):
+        self.id, self.start, self.end, self.state = id, start, end, state
+
+
+def test_a_decision_moves_to_the_next_undecided_below_else_the_first_above():
+    from deid_desktop.core.usecases.review import next_undecided
+
+    a, b, c = _Row(1, 0, 5), _Row(2, 10, 15, "accepted"), _Row(3, 20, 25)
+    assert next_undecided([a, b, c], b) is c
+    assert next_undecided([a, b, c], c) is a  # nothing undecided below: back to the top
+    assert next_undecided([a, b, c], None) is a
+    assert next_undecided([b], b) is None
+
+
+def test_the_finding_under_the_caret_prefers_kept_then_shorter_findings():
+    from deid_desktop.core.usecases.review import span_at
+
+    wide, short_rejected, short = _Row(1, 0, 20), _Row(2, 5, 8, "rejected"), _Row(3, 5, 10)
+    assert span_at([wide, short_rejected, short], 6) is short
+    assert span_at([wide, short_rejected], 6) is wide
+    assert span_at([wide], 25) is None
+
+
+def test_a_selection_snaps_to_whole_words_and_blank_is_nothing():
+    from deid_desktop.core.usecases.review import selection_extent
+
+    text = "seen by Dr Jane Doe today"
+    assert selection_extent(text, text.index("ane"), text.index("Doe") + 1, Category.NAME) == (text.index("Jane"), text.index("Doe") + 3)
+    assert selection_extent(text, 4, 5, Category.NAME) is None  # a lone space

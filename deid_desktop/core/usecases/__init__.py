@@ -1,4 +1,5 @@
-"""Use cases shared by the window and the command line, without Qt.
+"""Use cases without Qt: what the window does to the workspace and the files, in a form the
+command line and the tests can run as well.
 
 Each module holds what one user-visible task does to the workspace and the files: review
 actions as undoable commands (``review``), the "never/always flag" terms (``terms``), a

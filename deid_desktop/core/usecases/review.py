@@ -4,8 +4,8 @@ adding, "all identical" and "mark reviewed" do to the workspace, and how each is
 A command is a dataclass: ``apply(workspace)`` makes its decisions and returns a
 :class:`StepResult`; ``undo(workspace, result)`` takes them back by appending UNDO decisions
 (the decision log stays append-only). Applying it again after an undo decides again with
-fresh decisions. The GUI's undo stack (``gui/review.py``) only wraps these; the CLI and tests
-run them directly.
+fresh decisions. The GUI's undo stack (``gui/review.py``) only wraps these; the tests run them
+without Qt (``tests/core/test_review_actions.py``).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any, Callable, Literal, Sequence
 
 from ..categories import Category, display_name
 from ..errors import DeidError
+from ..spans import Span, snap_to_words
 from ..store import DecisionAction, DocStatus
 from ..text import words
 
@@ -67,6 +68,42 @@ def resized_extent(text: str, start: int, end: int, edge: Edge, grow: bool) -> t
 
 def overlaps(a_start: int, a_end: int, b_start: int, b_end: int) -> bool:
     return a_start < b_end and b_start < a_end
+
+
+def span_order(span) -> tuple[int, int, int]:
+    """Findings in reading order; of two starting together the longer first."""
+    return (span.start, -span.end, span.id)
+
+
+def span_at(spans: Sequence, position: int):
+    """The finding under a character position; a decided-PHI or undecided finding wins over
+    a rejected one, then the shortest."""
+    hits = [s for s in spans if s.start <= position < s.end]
+    if not hits:
+        return None
+    return min(hits, key=lambda s: (s.state == "rejected", s.end - s.start))
+
+
+def next_undecided(spans: Sequence, after=None):
+    """Where a decision moves the selection: the next undecided finding below ``after``, else
+    the first one above; None when every finding is decided."""
+    undecided = [s for s in spans if s.state == "undecided"]
+    if not undecided:
+        return None
+    if after is None:
+        return undecided[0]
+    below = [s for s in undecided if span_order(s) > span_order(after)]
+    return (below or undecided)[0]
+
+
+def selection_extent(text: str, start: int, end: int, category: Category) -> tuple[int, int] | None:
+    """A text selection snapped to whole words, as a reviewer's new span covers them; None
+    when it holds no text."""
+    start, end = max(0, min(start, end)), min(len(text), max(start, end))
+    if end <= start or not text[start:end].strip():
+        return None
+    snapped = snap_to_words(text, Span(start, end, category, source="reviewer"))
+    return snapped.start, snapped.end
 
 
 def begin_review(workspace, document_id: int) -> bool:
