@@ -21,21 +21,22 @@ from ..core.errors import DeidError
 from ..core.store import DecisionAction, DocStatus
 from ..core.usecases.review import (
     PHI_STATES,
-    AddSpan,
-    CorrectSpan,
-    Decide,
     DecideIdentical,
     Edge,
     MarkReviewed,
     ReviewCommand,
     Scope,
     StepResult,
+    accept_intent,
     accept_remaining,
     begin_review,
     identical_documents,
+    mark_intent,
     next_undecided,
     overlaps,
-    resized_extent,
+    reject_intent,
+    relabel_intent,
+    resize_intent,
     selection_extent,
     span_at,
     span_order,
@@ -256,49 +257,31 @@ class ReviewController(QObject):
         return cur
 
     def accept(self) -> None:
-        cur = self._require_current()
-        if cur is None:
-            return
-        if cur.state in PHI_STATES:
-            self._advance_from(cur.id)
-            return
-        self._decide_one(cur.id, DecisionAction.ACCEPT, "Accept finding", advance=True)
+        self._on_current(lambda cur: accept_intent(self.document_id, self.reviewer, cur), moves_on=True)
 
     def reject(self) -> None:
-        cur = self._require_current()
-        if cur is None:
-            return
-        if cur.state == "rejected":
-            self._advance_from(cur.id)
-            return
-        self._decide_one(cur.id, DecisionAction.REJECT, "Reject finding", advance=True)
+        self._on_current(lambda cur: reject_intent(self.document_id, self.reviewer, cur), moves_on=True)
 
     def relabel(self, category: Category) -> None:
-        cur = self._require_current()
-        if cur is None:
-            return
-        if cur.category == category:
-            if cur.state in PHI_STATES:
-                self.message.emit(f"Already accepted as {CATEGORY_LABELS[category]}.")
-                return
-            self._decide_one(cur.id, DecisionAction.ACCEPT, f"Accept as {CATEGORY_LABELS[category]}")
-            return
-        fine = normalise_fine(category, cur.fine)
-        self._decide_one(cur.id, DecisionAction.RELABEL, f"Relabel as {CATEGORY_LABELS[category]}", category=category, fine=fine)
+        self._on_current(lambda cur: relabel_intent(self.document_id, self.reviewer, cur, category))
 
     def resize(self, edge: Edge, grow: bool) -> None:
+        self._on_current(lambda cur: resize_intent(self.document_id, self.reviewer, self.text, cur, edge, grow))
+
+    def _on_current(self, intent_for: Callable, *, moves_on: bool = False) -> None:
+        """Run what a key means for the selected finding (``core.usecases.review``); where
+        there is nothing to decide, an accept or reject key still moves on and a category
+        or edge key says why."""
         cur = self._require_current()
         if cur is None:
             return
-        extent = resized_extent(self.text, cur.start, cur.end, edge, grow)
-        if extent is None:
-            self.message.emit("The span cannot be shrunk below one word." if not grow else f"No word to take in at the {edge}.")
-            return
-        what = ("Widen" if grow else "Shrink") + f" span {edge}"
-        self._decide_one(cur.id, DecisionAction.RESIZE, what, start=extent[0], end=extent[1])
-
-    def _decide_one(self, span_id: int, action: DecisionAction, label: str, *, advance: bool = False, **kwargs) -> None:
-        self._run(label, Decide(self.document_id, self.reviewer, span_id, action, advance, kwargs))
+        intent = intent_for(cur)
+        if intent.command is not None:
+            self._run(intent.label, intent.command)
+        elif moves_on:
+            self._advance_from(cur.id)
+        else:
+            self.message.emit(intent.label)
 
     def mark_span(self, start: int, end: int, category: Category) -> None:
         """The reviewer selected text and pressed a category key: add it as a span, or — when
@@ -323,17 +306,8 @@ class ReviewController(QObject):
             self.select(exact.id)
             self.relabel(category)
             return
-        overlapping = [s for s in self.spans if s.state != "rejected" and overlaps(s.start, s.end, start, end)]
-        label = CATEGORY_LABELS[category]
-        if not overlapping:
-            self._run(f"Add {label} span", AddSpan(self.document_id, self.reviewer, start, end, category))
-            return
-        keep = overlapping[0]
-        fix = CorrectSpan(
-            self.document_id, self.reviewer, keep.id, keep.category, start, end, category,
-            normalise_fine(category, keep.fine), tuple(s.id for s in overlapping[1:]),
-        )
-        self._run(f"Correct span to {label}", fix)
+        intent = mark_intent(self.document_id, self.reviewer, self.spans, start, end, category)
+        self._run(intent.label, intent.command)
 
     # -- never flag / always flag -----------------------------------------------------------
 

@@ -70,13 +70,14 @@ class ImportFlow:
         _worker, thread = self._import
         thread.deleteLater()
         self._import = None
-        self.show_message(self._tally.message())
+        tally = self._tally  # a queued import starts a tally of its own below
+        self.show_message(tally.message())
         self.queue.refresh_subjects()
         self._hide_progress()
         if self._import_queue:
             paths, manifest = self._import_queue.pop(0)
             self.import_paths(paths, manifest)
-        self.detect_documents(self._tally.to_detect)
+        self.detect_documents(tally.to_detect)
 
     def open_files_dialog(self) -> None:
         files = file_dialogs.open_file_names(self, "Import documents", "", "Documents (*.txt *.docx *.pdf);;All files (*)")

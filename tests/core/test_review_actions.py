@@ -185,3 +185,23 @@ def test_a_selection_snaps_to_whole_words_and_blank_is_nothing():
     text = "seen by Dr Jane Doe today"
     assert selection_extent(text, text.index("ane"), text.index("Doe") + 1, Category.NAME) == (text.index("Jane"), text.index("Doe") + 3)
     assert selection_extent(text, 4, 5, Category.NAME) is None  # a lone space
+
+
+def test_keys_on_a_finding_become_commands_or_say_why_not(ws, doc):
+    from deid_desktop.core.usecases.review import accept_intent, mark_intent, reject_intent, relabel_intent, resize_intent
+
+    name = next(s for s in ws.list_spans(doc) if s.text == "Ann Lee")
+    assert accept_intent(doc, WHO, name).label == "Accept finding"
+    assert reject_intent(doc, WHO, name).command.action == DecisionAction.REJECT
+    relabel = relabel_intent(doc, WHO, name, Category.ID)
+    assert (relabel.label, relabel.command.options) == ("Relabel as ID", {"category": Category.ID, "fine": "OTHER"})
+    assert resize_intent(doc, WHO, TEXT, name, "start", grow=True).command is None  # no word before the first
+    shrink = resize_intent(doc, WHO, TEXT, name, "end", grow=False)
+    assert (shrink.label, shrink.command.options) == ("Shrink span end", {"start": 0, "end": 3})
+    accept_intent(doc, WHO, name).command.apply(ws)
+    kept = next(s for s in ws.list_spans(doc) if s.text == "Ann Lee")
+    assert accept_intent(doc, WHO, kept).command is None
+    assert relabel_intent(doc, WHO, kept, Category.NAME) == type(relabel)("Already accepted as Name.")
+    over = mark_intent(doc, WHO, ws.list_spans(doc), 0, 3, Category.NAME)
+    assert over.label == "Correct span to Name" and over.command.keep_id == kept.id
+    assert mark_intent(doc, WHO, ws.list_spans(doc), TEXT.rindex("Lee"), len(TEXT) - 1, Category.NAME).label == "Add Name span"

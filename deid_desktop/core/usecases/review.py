@@ -14,7 +14,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Sequence
 
-from ..categories import Category, display_name
+from ..categories import Category, display_name, normalise_fine
 from ..errors import DeidError
 from ..spans import Span, snap_to_words
 from ..store import DecisionAction, DocStatus
@@ -350,3 +350,65 @@ class MarkReviewed(ReviewCommand):
             workspace.reopen_second_review(self.document_id)
         else:
             workspace.set_status(self.document_id, self.status_before)
+
+
+# -- what a key means for the selected finding ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class Intent:
+    """A reviewer's key turned into a step: the command and its undo-stack label, or no
+    command and a message saying why there is nothing to decide."""
+
+    label: str
+    command: ReviewCommand | None = None
+
+
+def accept_intent(document_id: int, reviewer: str, span) -> Intent:
+    """A: accept the finding and move on; one already kept as PHI only moves on."""
+    if span.state in PHI_STATES:
+        return Intent("Already accepted")
+    return Intent("Accept finding", Decide(document_id, reviewer, span.id, DecisionAction.ACCEPT, advance=True))
+
+
+def reject_intent(document_id: int, reviewer: str, span) -> Intent:
+    """R: reject the finding and move on; one already rejected only moves on."""
+    if span.state == "rejected":
+        return Intent("Already rejected")
+    return Intent("Reject finding", Decide(document_id, reviewer, span.id, DecisionAction.REJECT, advance=True))
+
+
+def relabel_intent(document_id: int, reviewer: str, span, category: Category) -> Intent:
+    """A category key on a finding: relabel it (keeping its fine type where the category
+    has it); its own category accepts it."""
+    name = display_name(category)
+    if span.category == category:
+        if span.state in PHI_STATES:
+            return Intent(f"Already accepted as {name}.")
+        return Intent(f"Accept as {name}", Decide(document_id, reviewer, span.id, DecisionAction.ACCEPT))
+    options = {"category": category, "fine": normalise_fine(category, span.fine)}
+    return Intent(f"Relabel as {name}", Decide(document_id, reviewer, span.id, DecisionAction.RELABEL, options=options))
+
+
+def resize_intent(document_id: int, reviewer: str, text: str, span, edge: Edge, grow: bool) -> Intent:
+    """[ ] { }: move one edge of the finding by a word."""
+    extent = resized_extent(text, span.start, span.end, edge, grow)
+    if extent is None:
+        return Intent("The span cannot be shrunk below one word." if not grow else f"No word to take in at the {edge}.")
+    what = ("Widen" if grow else "Shrink") + f" span {edge}"
+    return Intent(what, Decide(document_id, reviewer, span.id, DecisionAction.RESIZE, options={"start": extent[0], "end": extent[1]}))
+
+
+def mark_intent(document_id: int, reviewer: str, spans: Sequence, start: int, end: int, category: Category) -> Intent:
+    """Selected text and a category key, where no finding has exactly that extent: a new
+    span, or — over findings — the first made exactly this and the others rejected."""
+    name = display_name(category)
+    overlapping = [s for s in spans if s.state != "rejected" and overlaps(s.start, s.end, start, end)]
+    if not overlapping:
+        return Intent(f"Add {name} span", AddSpan(document_id, reviewer, start, end, category))
+    keep = overlapping[0]
+    fix = CorrectSpan(
+        document_id, reviewer, keep.id, keep.category, start, end, category,
+        normalise_fine(category, keep.fine), tuple(s.id for s in overlapping[1:]),
+    )
+    return Intent(f"Correct span to {name}", fix)
