@@ -4,7 +4,6 @@ is idle."""
 
 from __future__ import annotations
 
-import logging
 from typing import Callable, Sequence
 
 from PySide6.QtCore import QTimer
@@ -13,8 +12,6 @@ from ..core.store import DocStatus
 from ..core.usecases.detection import detector_summary
 from .errors import show_error
 from .workers import DetectionWorker, start_in_thread
-
-log = logging.getLogger(__name__)
 
 
 class DetectionFlow:

@@ -3,7 +3,6 @@ shortcuts, double review, adjudication, agreement) and what their answers change
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -15,8 +14,6 @@ from .across import AcrossDialog
 from .export_dialog import ExportDialog
 from .settings import SettingsDialog
 from .shortcuts_help import shortcuts_dialog
-
-log = logging.getLogger(__name__)
 
 
 class WindowDialogs:

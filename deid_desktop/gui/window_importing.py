@@ -4,7 +4,6 @@ counts), then handed to detection."""
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 from typing import Sequence
 
@@ -13,8 +12,6 @@ from ..core.usecases.importing import ImportTally, apply_manifest
 from . import file_dialogs
 from .errors import show_error
 from .workers import ImportWorker, start_in_thread
-
-log = logging.getLogger(__name__)
 
 
 class ImportFlow:

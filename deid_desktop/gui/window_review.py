@@ -4,7 +4,6 @@ reviewed". The rules themselves are in ``core/usecases``."""
 
 from __future__ import annotations
 
-import logging
 from typing import Callable
 
 from PySide6.QtCore import QTimer
@@ -16,8 +15,6 @@ from ..core.usecases.queue import next_to_review
 from .errors import show_error
 from .never_flag import never_flag_asking
 from .unread_pages import accept_unread_page
-
-log = logging.getLogger(__name__)
 
 
 class ReviewWiring:

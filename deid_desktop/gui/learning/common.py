@@ -4,14 +4,10 @@ changed.
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
-
-
-log = logging.getLogger(__name__)
 
 
 def notify_model_change(window: Any) -> None:

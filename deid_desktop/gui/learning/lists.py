@@ -4,7 +4,6 @@ export.
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 
 from PySide6.QtWidgets import (
@@ -23,8 +22,6 @@ from ...core.errors import DeidError
 from .. import file_dialogs
 from ..errors import show_error
 from .common import notify_model_change, make_table, fill_table, selected_ids
-
-log = logging.getLogger(__name__)
 
 
 class ListsDialog(QDialog):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Any, Callable
 
 from PySide6.QtCore import Qt
@@ -14,8 +13,6 @@ from .versions import ModelVersionsDialog
 from .weights import EnsembleWeightsDialog
 from .proposals import ProposedRulesDialog
 from .lists import ListsDialog
-
-log = logging.getLogger(__name__)
 
 
 DIALOGS = {

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import logging
 
 from PySide6.QtWidgets import (
     QDialog,
@@ -17,8 +16,6 @@ from PySide6.QtWidgets import (
 
 from .common import notify_model_change, make_table, fill_table, selected_ids
 from .background import Background
-
-log = logging.getLogger(__name__)
 
 
 class ProposedRulesDialog(QDialog):

@@ -5,7 +5,6 @@ JSON progress lines, a stop file), its stages and the old-versus-new comparison.
 from __future__ import annotations
 
 import json
-import logging
 import sys
 import tempfile
 from pathlib import Path
@@ -36,8 +35,6 @@ from ..heldout import caveat_text, verdict_suffix
 from ..learning_charts import bar_chart
 from .common import notify_model_change, duration_text, make_table, fill_table, score_text
 from .background import WeightRefit
-
-log = logging.getLogger(__name__)
 
 
 STAGES = {

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -17,8 +16,6 @@ from PySide6.QtWidgets import (
 
 from .common import notify_model_change, make_table, fill_table, selected_ids, score_text
 from .background import WeightRefit
-
-log = logging.getLogger(__name__)
 
 
 class ModelVersionsDialog(QDialog):

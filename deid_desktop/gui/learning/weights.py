@@ -4,7 +4,6 @@ the strategy uses them, and their history.
 
 from __future__ import annotations
 
-import logging
 
 from PySide6.QtWidgets import (
     QDialog,
@@ -23,8 +22,6 @@ from ..fitting import ScrollBody
 from ..learning_charts import line_chart
 from .common import notify_model_change, make_table, fill_table
 from .background import WeightRefit
-
-log = logging.getLogger(__name__)
 
 
 STRATEGY_WORDS = {"union": "union (any member's finding counts)", "majority": "majority vote", "soft_vote": "soft vote"}
