@@ -440,13 +440,32 @@ def write_report(out_dir: Path, results: dict[str, FileResult], meta: dict[str, 
     return jp, cp
 
 
+MANIFEST_COLUMNS = frozenset({"path", "subject"})
+
+
+def _manifest_header(fieldnames) -> bool:
+    return bool(fieldnames) and MANIFEST_COLUMNS <= {h.strip().lower() for h in fieldnames}
+
+
+def is_subject_manifest(path: Path) -> bool:
+    """A CSV whose header has ``path`` and ``subject`` columns (a manifest dropped among the
+    documents is applied, not imported)."""
+    if path.suffix.lower() != ".csv" or not path.is_file():
+        return False
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            return _manifest_header(next(csv.reader(f), []))
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def load_subject_manifest(path: Path) -> dict[str, str]:
     """CSV with columns ``path`` (file or folder, relative to the manifest or absolute) and
     ``subject``. Returns resolved path → subject."""
     out: dict[str, str] = {}
     with open(path, newline="", encoding="utf-8-sig") as f:
         reader = csv.DictReader(f)
-        if not reader.fieldnames or not {"path", "subject"} <= {h.strip().lower() for h in reader.fieldnames}:
+        if not _manifest_header(reader.fieldnames):
             raise DeidError(f"{path.name}: subject manifest needs the columns 'path' and 'subject'")
         for row in reader:
             row = {k.strip().lower(): (v or "").strip() for k, v in row.items() if k}
@@ -457,29 +476,40 @@ def load_subject_manifest(path: Path) -> dict[str, str]:
     return out
 
 
+def manifest_subject(path: Path, manifest: dict[str, str]) -> str | None:
+    """The manifest's subject of a file or folder: its own row, else its nearest listed
+    folder; None when the manifest does not name it."""
+    rp = path.resolve()
+    for p in (rp, *rp.parents):
+        if str(p) in manifest:
+            return manifest[str(p)]
+    return None
+
+
+def layout_subject(file: Path, root: Path | None) -> str | None:
+    """"One folder per patient": the first folder below the input folder ``root``; None for
+    a file directly in it or given by itself."""
+    if root is None:
+        return None
+    rel = _relative(file, root)
+    return rel.parts[0] if len(rel.parts) > 1 else None
+
+
 def subject_for(file: Path, root: Path | None, manifest: dict[str, str]) -> str:
     """Manifest first (the file, then its nearest listed folder); else the first folder below
     the input folder ("one folder per patient"); else "default"."""
-    rf = file.resolve()
-    if str(rf) in manifest:
-        return manifest[str(rf)]
-    for parent in rf.parents:
-        if str(parent) in manifest:
-            return manifest[str(parent)]
-    if root is not None:
-        rel = _relative(file, root)
-        if len(rel.parts) > 1:
-            return rel.parts[0]
-    return "default"
+    listed = manifest_subject(file, manifest)
+    if listed is not None:
+        return listed
+    return layout_subject(file, root) or "default"
 
 
 def folder_subject(folder: Path, root: Path, manifest: dict[str, str]) -> str:
     """The subject a folder name is de-identified with: its manifest subject, else the first
     folder below the input folder, which is the subject of every file inside it."""
-    rf = folder.resolve()
-    for p in (rf, *rf.parents):
-        if str(p) in manifest:
-            return manifest[str(p)]
+    listed = manifest_subject(folder, manifest)
+    if listed is not None:
+        return listed
     rel = _relative(folder, root)
     return rel.parts[0] if rel.parts else "default"
 

@@ -1,6 +1,8 @@
 """The PySide6 review application.
 
-Views are thin: they read rows from the workspace and plain controllers (``review.py``,
-``detection.py``, ``exporting.py``, ``importing.py``) and turn user gestures into calls on
-those controllers. Nothing under ``deid_desktop.core`` imports this package.
+Views are thin: what an action does to the workspace is a use case of
+``deid_desktop.core.usecases`` (review commands, detection runs, import planning, export
+jobs); the GUI adds signals (``review.py`` adapts the review commands to an undo stack),
+threads (``workers.py``) and widgets. Nothing under ``deid_desktop.core`` imports this
+package.
 """

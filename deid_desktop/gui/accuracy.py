@@ -16,7 +16,7 @@ from ..core.categories import display_name
 from ..core.learn.accuracy import MIN_WORDS, PERIODS, AccuracyReport, Tally, VersionAccuracy, accuracy_on_reviewed
 from ..core.learn.uncertainty import MIN_DOCUMENTS
 from .fitting import ScrollBody
-from .learning import _fill, _table
+from .learning.common import fill_table, make_table
 from .learning_charts import COLOURS, xy_image
 
 HEADERS = ["Category", "Precision", "95% interval", "Recall", "95% interval",
@@ -71,7 +71,7 @@ class AccuracyDialog(QDialog):
             self.period.addItem(p, p)
         pick.addWidget(self.period)
         layout.addLayout(pick)
-        self.table = _table(HEADERS)
+        self.table = make_table(HEADERS)
         self.table.setObjectName("accuracyTable")
         self.table.setToolTip(
             "Counted word by word. Found: proposed with the category your reviewers kept. Wrongly flagged: "
@@ -120,11 +120,11 @@ class AccuracyDialog(QDialog):
     def show_version(self) -> None:
         v = self.selected()
         if v is None:
-            _fill(self.table, [])
+            fill_table(self.table, [])
             self.chart.clear()
             return
         rows = [tally_row(display_name(c), t) for c, t in v.per_category.items()]
-        _fill(self.table, rows + [tally_row("All categories", v.overall)])
+        fill_table(self.table, rows + [tally_row("All categories", v.overall)])
         self._show_whole_table()
         self.chart.setPixmap(self._chart(v))
 

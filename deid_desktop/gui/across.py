@@ -13,7 +13,6 @@ stay apart when they belong to different windows.
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import replace
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
@@ -37,9 +36,9 @@ from ..core.categories import CATEGORY_KEYS, Category, normalise_fine
 from ..core.errors import DeidError
 from ..core.store import DecisionAction
 from ..core.store.across import findings_across
+from ..core.usecases.review import PHI_STATES, Decide, DecideMany
 from .fitting import usable_size
 from .palette import CATEGORY_COLOURS, CATEGORY_LABELS, REJECTED_TEXT
-from .review import PHI_STATES, StepResult
 
 MAX_ROWS = 5000  # more would be unreadable; the count line asks to narrow the filter
 QUEUE, SUBJECT = "queue", "subject"
@@ -385,13 +384,8 @@ class AcrossDialog(QDialog):
             self._select_row(self.table.currentIndex().row() + 1)
 
     def _decide(self, row, action: DecisionAction, label: str, **kwargs) -> bool:
-        c, span_id, doc_id = self.controller, row.span_id, row.document_id
-
-        def perform() -> StepResult:
-            did = c.workspace.decide(span_id, action, reviewer=c.reviewer, **kwargs)
-            return StepResult([did], span_id, {doc_id}, changed=frozenset({span_id}))
-
-        return self._guarded(lambda: c.run_step(label, doc_id, perform))
+        c = self.controller
+        return self._guarded(lambda: c.run_step(label, Decide(row.document_id, c.reviewer, row.span_id, action, options=kwargs)))
 
     def accept_identical(self) -> None:
         """Accept every finding with exactly the selected row's text and category in the
@@ -405,20 +399,20 @@ class AcrossDialog(QDialog):
         c, text, category = self.controller, row.text, row.category
         where = "this subject" if subject_id is not None else "the queue"
 
-        def perform() -> StepResult:
-            batch = uuid.uuid4().hex
-            targets = [
-                r for r in findings_across(c.workspace, category=category, text=text, subject_id=subject_id)
+        def targets(workspace) -> list[tuple[int, int]]:
+            return [
+                (r.document_id, r.span_id) for r in findings_across(workspace, category=category, text=text, subject_id=subject_id)
                 if r.text == text and r.state not in PHI_STATES
             ]
-            ids = [c.workspace.decide(r.span_id, DecisionAction.ACCEPT, reviewer=c.reviewer, batch=batch) for r in targets]
-            docs = {r.document_id for r in targets}
-            summary = f"Accepted {len(ids)} identical {CATEGORY_LABELS[category]} finding(s) in {len(docs)} document(s) of {where}."
-            return StepResult(ids, None, docs, summary=summary, changed=frozenset(r.span_id for r in targets))
 
+        name = CATEGORY_LABELS[category]
+        command = DecideMany(
+            row.document_id, c.reviewer, targets=targets,
+            summary=lambda n, docs: f"Accepted {n} identical {name} finding(s) in {len(docs)} document(s) of {where}.",
+        )
         self._guarded(lambda: c.run_step(
-            f"Accept all identical {CATEGORY_LABELS[category]} ({where})", row.document_id, perform,
-            nothing=f"Nothing to change: every identical {CATEGORY_LABELS[category]} finding in {where} is already accepted.",
+            f"Accept all identical {name} ({where})", command,
+            nothing=f"Nothing to change: every identical {name} finding in {where} is already accepted.",
         ))
 
     def open_selected(self) -> None:

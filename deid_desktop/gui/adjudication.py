@@ -13,15 +13,12 @@ import html
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QComboBox,
     QDialog,
-    QDialogButtonBox,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
-    QPlainTextEdit,
     QProgressBar,
     QPushButton,
     QTextBrowser,
@@ -33,6 +30,7 @@ from ..core.adjudication import Choice, Disagreement
 from ..core.categories import Category
 from ..core.errors import DeidError
 from ..core.spans import Span
+from .adjudication_edit import EditDialog
 from .palette import CATEGORY_LABELS
 from .shortcuts import ADJUDICATION
 
@@ -56,36 +54,6 @@ def _region_html(text: str, d: Disagreement, spans: tuple[Span, ...]) -> str:
         pos = s.end
     parts.append(html.escape(text[pos : d.end]))
     return "".join(parts)
-
-
-class EditDialog(QDialog):
-    """Set the region's span by hand: select the words in the region, pick the category."""
-
-    def __init__(self, region: str, category: Category, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Set the span by hand")
-        self.text = QPlainTextEdit(region)
-        self.text.setReadOnly(True)
-        self.text.setMaximumHeight(90)
-        self.category = QComboBox()
-        for c in Category:
-            self.category.addItem(CATEGORY_LABELS[c], c)
-        self.category.setCurrentIndex(self.category.findData(category))
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Select the text that is PHI (nothing selected: the whole region)."))
-        layout.addWidget(self.text)
-        layout.addWidget(self.category)
-        layout.addWidget(buttons)
-
-    def chosen(self, offset: int) -> Span:
-        cursor = self.text.textCursor()
-        lo, hi = sorted((cursor.selectionStart(), cursor.selectionEnd()))
-        if lo == hi:
-            lo, hi = 0, len(self.text.toPlainText())
-        return Span(offset + lo, offset + hi, self.category.currentData())
 
 
 class AdjudicationWindow(QDialog):

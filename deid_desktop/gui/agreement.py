@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLa
 
 from ..core.agreement import AgreementReport, agreement
 from ..core.categories import display_name
-from .learning import _fill, _table
+from .learning.common import fill_table, make_table
 
 HEADERS = ["Category", "Kappa (words)", "Span precision", "Span recall", "Span F1", "Spans left / right / both"]
 
@@ -25,7 +25,7 @@ class AgreementDialog(QDialog):
         self.summary = QLabel()
         self.summary.setObjectName("agreementSummary")
         self.summary.setWordWrap(True)
-        self.table = _table(HEADERS)
+        self.table = make_table(HEADERS)
         self.table.setObjectName("agreementTable")
         self.table.setToolTip(
             "Kappa: Cohen's kappa word by word (the category of the span covering each word, or none), corrected for "
@@ -51,14 +51,14 @@ class AgreementDialog(QDialog):
         if not r.documents:
             self.summary.setText("No document has two finished reviews yet. Mark documents for double review "
                                  "(Review → Mark for double review, or Sample the queue) and let a second reviewer finish them.")
-            _fill(self.table, [])
+            fill_table(self.table, [])
             return
         self.summary.setText(
             f"{r.documents} document(s) reviewed by both of {', '.join(reviewers)}; {r.kappa.tokens:,} words compared."
         )
         rows = [("Overall", r.kappa, r.spans)]
         rows += [(display_name(c), r.kappa_by_category[c], r.spans_by_category[c]) for c in r.kappa_by_category]
-        _fill(self.table, [
+        fill_table(self.table, [
             [name, _f(k.value), _f(s.precision), _f(s.recall), _f(s.f1), f"{s.first} / {s.second} / {s.matched}"]
             for name, k, s in rows
         ])

@@ -141,8 +141,8 @@ def _certificate_view(window, out: Path):
     and shows the release certificate that export wrote."""
     import tempfile
 
-    from .export_dialog import CertificateDialog
-    from .exporting import ExportJob, ExportOptions
+    from .certificate_dialog import CertificateDialog
+    from ..core.usecases.exporting import ExportJob, ExportOptions
 
     folder = Path(tempfile.mkdtemp(prefix="deid-screenshot-export-"))
     ids = [r.id for r in window.queue_model.rows]

@@ -24,11 +24,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.certificate import certificate_text
 from ..core.store import DocStatus
+from ..core.usecases.exporting import ExportJob, ExportOptions, ExportSummary
+from .certificate_dialog import CertificateDialog
 from .export_check import ExportCheckDialog
 from .export_state import record_exported
-from .exporting import ExportJob, ExportOptions, ExportSummary
 from .settings import AppSettings, _PathField
 from .workers import ExportWorker, start_in_thread
 
@@ -389,29 +389,6 @@ class ExportDialog(QDialog):
             self._worker.cancel()
             return
         super().done(result)
-
-
-class CertificateDialog(QDialog):
-    """The certificate as a person reads it: each export's facts and one line per output.
-    The text scrolls; the dialog keeps to a small laptop's screen."""
-
-    def __init__(self, cert: dict, pdf: Path | None, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Release certificate")
-        self.setObjectName("certificateDialog")
-        where = QLabel(f"Written beside the report: {pdf.name} and {pdf.with_suffix('.json').name} in {pdf.parent}" if pdf else "")
-        where.setWordWrap(True)
-        self.text = QPlainTextEdit(certificate_text(cert))
-        self.text.setObjectName("certificateText")
-        self.text.setReadOnly(True)
-        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.close)
-        lay = QVBoxLayout(self)
-        lay.addWidget(where)
-        lay.addWidget(self.text, 1)
-        lay.addWidget(buttons)
-        self.resize(760, 520)
 
 
 def _resolved(path: Path) -> Path:

@@ -15,7 +15,8 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from ..core.detect.rules.names import is_known_name
 from ..core.store import DocStatus
-from .review import PHI_STATES, ReviewController
+from ..core.usecases.review import PHI_STATES
+from .review import ReviewController
 
 THIS_DOCUMENT, WHOLE_WORKSPACE, CANCEL = "document", "workspace", "cancel"
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")

@@ -12,7 +12,7 @@ import logging
 
 from PySide6.QtCore import QObject, Signal
 
-from .learning import Background
+from .learning.background import Background
 
 log = logging.getLogger(__name__)
 

@@ -1,118 +1,66 @@
-"""What the review actions do to the workspace — no widgets here.
+"""The review actions' adapter to Qt: the open document, the selection, signals and the
+undo stack — no widgets, and no review rules.
 
 The views call a :class:`ReviewController` with the reviewer's intent ("accept the selected
-finding", "add this selection as a NAME") and redraw when it signals a change. Every action
-is committed to the workspace when it is made and pushed on a ``QUndoStack`` as one step:
-undoing a step appends UNDO decisions for everything the step decided (the log stays
-append-only), redoing it decides again with fresh decisions.
+finding", "add this selection as a NAME") and redraw when it signals a change. What an
+action does to the workspace, and how it is undone, is a command of
+``core/usecases/review.py``; the controller picks the command from the selection, runs it
+once and pushes it on a ``QUndoStack`` as one step (undo appends UNDO decisions, redo
+decides again with fresh decisions).
 """
 
 from __future__ import annotations
 
-import uuid
-from dataclasses import dataclass, field
-from typing import Callable, Literal
+from typing import Callable
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ..core.categories import Category, normalise_fine
 from ..core.errors import DeidError
-from ..core.spans import Span, snap_to_words
 from ..core.store import DecisionAction, DocStatus
-from ..core.text import words
-from .flagging import TermChange, TermListStep, TermScope
+from ..core.usecases.review import (
+    PHI_STATES,
+    DecideIdentical,
+    Edge,
+    MarkReviewed,
+    ReviewCommand,
+    Scope,
+    StepResult,
+    accept_intent,
+    accept_remaining,
+    begin_review,
+    identical_documents,
+    mark_intent,
+    next_undecided,
+    overlaps,
+    reject_intent,
+    relabel_intent,
+    resize_intent,
+    selection_extent,
+    span_at,
+    span_order,
+)
+from ..core.usecases.terms import TermChange, TermScope, term_change
+from .flagging import TermListStep
 from .palette import CATEGORY_LABELS
 
-PHI_STATES = ("accepted", "added")
-Scope = Literal["document", "subject"]
-Edge = Literal["start", "end"]
-
-
-# -- pure helpers -------------------------------------------------------------------------
-
-
-def _is_word_char(ch: str) -> bool:
-    return ch.isalnum() or ch == "_"
-
-
-def find_occurrences(text: str, needle: str) -> list[tuple[int, int]]:
-    """Where ``needle`` occurs in ``text`` exactly, never as part of a longer word ("Ann" is
-    not found inside "Annual")."""
-    out: list[tuple[int, int]] = []
-    if not needle:
-        return out
-    pos = text.find(needle)
-    while pos != -1:
-        end = pos + len(needle)
-        left_ok = pos == 0 or not (_is_word_char(text[pos - 1]) and _is_word_char(needle[0]))
-        right_ok = end == len(text) or not (_is_word_char(text[end]) and _is_word_char(needle[-1]))
-        if left_ok and right_ok:
-            out.append((pos, end))
-        pos = text.find(needle, pos + 1)
-    return out
-
-
-def resized_extent(text: str, start: int, end: int, edge: Edge, grow: bool) -> tuple[int, int] | None:
-    """The span moved by one word at ``edge``; None when that would leave no word or there
-    is no word to take in."""
-    toks = words(text)
-    if edge == "start":
-        if grow:
-            before = [s for s, _ in toks if s < start]
-            return (before[-1], end) if before else None
-        inside = [s for s, _ in toks if start < s < end]
-        return (inside[0], end) if inside else None
-    if grow:
-        after = [e for _, e in toks if e > end]
-        return (start, after[0]) if after else None
-    inside = [e for _, e in toks if start < e < end]
-    return (start, inside[-1]) if inside else None
-
-
-def overlaps(a_start: int, a_end: int, b_start: int, b_end: int) -> bool:
-    return a_start < b_end and b_start < a_end
 
 
 # -- undo steps ---------------------------------------------------------------------------
 
 
-@dataclass
-class StepResult:
-    """What one reviewer action did: the decisions it appended (in order), the finding to
-    select afterwards and the documents whose counts changed.
-
-    ``changed`` names the findings of the open document the action changed in place, when
-    it added or removed none: only those are re-read and redrawn, so a decision costs the
-    same in a 40-page note as in a letter. None means "re-read them all"."""
-
-    decision_ids: list[int] = field(default_factory=list)
-    focus: int | None = None
-    touched: set[int] = field(default_factory=set)
-    summary: str = ""
-    advance: bool = False
-    changed: frozenset[int] | None = None
-    second_review: bool = False  # "mark reviewed" finished the second review, not the document
-
-
 class ReviewStep(QUndoCommand):
-    """One entry of the undo stack. The action runs once before it is pushed (so a failure
-    never leaves a step on the stack); ``redo`` after an undo runs it again."""
+    """One entry of the undo stack, wrapping a core review command. The command runs once
+    before it is pushed (so a failure never leaves a step on the stack); ``redo`` after an
+    undo applies it again. Undo and redo are recorded under the name of whoever presses the
+    key now (Settings may have changed it), except where the command keeps its own."""
 
-    def __init__(
-        self,
-        controller: "ReviewController",
-        text: str,
-        document_id: int,
-        perform: Callable[[], StepResult],
-        first: StepResult,
-        revert: Callable[[StepResult], None] | None = None,
-    ) -> None:
+    def __init__(self, controller: "ReviewController", text: str, command: ReviewCommand, first: StepResult) -> None:
         super().__init__(text)
         self._controller = controller
-        self.document_id = document_id
-        self._perform = perform
-        self._revert = revert
+        self.command = command
+        self.document_id = command.document_id
         self.result = first
         self._skip_first_redo = True
 
@@ -125,17 +73,18 @@ class ReviewStep(QUndoCommand):
     def undo(self) -> None:
         self._controller._replay(self, redo=False)
 
+    def _current_reviewer(self) -> None:
+        if self.command.follows_reviewer:
+            self.command.reviewer = self._controller.reviewer
+
     def run_again(self) -> StepResult:
-        self.result = self._perform()
+        self._current_reviewer()
+        self.result = self.command.apply(self._controller.workspace)
         return self.result
 
     def revert(self) -> None:
-        if self._revert is not None:
-            self._revert(self.result)
-            return
-        ws = self._controller.workspace
-        for decision_id in reversed(self.result.decision_ids):
-            ws.undo_decision(decision_id, reviewer=self._controller.reviewer)
+        self._current_reviewer()
+        self.command.undo(self._controller.workspace, self.result)
 
 
 # -- the controller -----------------------------------------------------------------------
@@ -192,10 +141,7 @@ class ReviewController(QObject):
         else:
             self.document = ws.load_document(document_id)
             self.text = self.document.text
-        if row.status == DocStatus.DETECTED:
-            ws.set_status(document_id, DocStatus.IN_REVIEW)
-            self.row = ws.get_document(document_id)
-            self.documents_changed.emit([document_id])
+        self._begin_review()
         self._load_spans()
         first = next((s for s in self.spans if s.state == "undecided"), self.spans[0] if self.spans else None)
         self.current_id = first.id if first else None
@@ -203,11 +149,19 @@ class ReviewController(QObject):
         self.spans_changed.emit()
         self.current_changed.emit(self.current_id if self.current_id is not None else -1)
 
+    def _begin_review(self) -> None:
+        """An open detected document is in review (also when detection finishes while it is
+        open): the status changes in core, the queue hears of it here."""
+        if self.document_id is not None and begin_review(self._workspace, self.document_id):
+            self.row = self._workspace.get_document(self.document_id)
+            self.documents_changed.emit([self.document_id])
+
     def reload(self) -> None:
         """Re-read the open document's findings (after detection saved new ones)."""
         if self.document_id is None:
             return
         self.row = self._workspace.get_document(self.document_id)
+        self._begin_review()
         self._load_spans()
         if self.current_id is not None and self.span(self.current_id) is None:
             self.current_id = self.spans[0].id if self.spans else None
@@ -228,7 +182,7 @@ class ReviewController(QObject):
                     moved = moved or (old.start, old.end) != (s.start, s.end)
                     self.spans[index[s.id]] = s
                 if moved:
-                    self.spans.sort(key=lambda s: (s.start, -s.end, s.id))
+                    self.spans.sort(key=span_order)
                     self.spans_changed.emit()
                 elif fresh:
                     self.spans_updated.emit([s.id for s in fresh])
@@ -240,7 +194,7 @@ class ReviewController(QObject):
         if self.document_id is None or (self.row is not None and self.row.status == DocStatus.ERROR):
             self.spans = []
             return
-        self.spans = sorted(self._workspace.list_spans(self.document_id, reviewer=self.reviewer), key=lambda s: (s.start, -s.end, s.id))
+        self.spans = sorted(self._workspace.list_spans(self.document_id, reviewer=self.reviewer), key=span_order)
 
     # -- selection and navigation ---------------------------------------------------------
 
@@ -260,12 +214,8 @@ class ReviewController(QObject):
         self.current_changed.emit(span_id if span_id is not None else -1)
 
     def span_at(self, position: int):
-        """The finding under a character position; a decided-PHI or undecided finding wins
-        over a rejected one, then the shortest."""
-        hits = [s for s in self.spans if s.start <= position < s.end]
-        if not hits:
-            return None
-        return min(hits, key=lambda s: (s.state == "rejected", s.end - s.start))
+        """The finding under a character position (``core.usecases.review.span_at``)."""
+        return span_at(self.spans, position)
 
     def next_finding(self) -> None:
         self._step_selection(+1)
@@ -289,19 +239,14 @@ class ReviewController(QObject):
 
     def _advance_from(self, span_id: int | None) -> None:
         """After a decision: the next undecided finding below, else the first one above."""
-        undecided = [s for s in self.spans if s.state == "undecided"]
-        if not undecided:
-            if span_id is not None and self.span(span_id) is not None:
+        ref = self.span(span_id) if span_id is not None else None
+        target = next_undecided(self.spans, ref)
+        if target is None:
+            if ref is not None:
                 self.select(span_id)
             self.message.emit("Every finding in this document is decided — Ctrl+Enter marks it reviewed.")
             return
-        ref = self.span(span_id) if span_id is not None else None
-        if ref is None:
-            self.select(undecided[0].id)
-            return
-        key = (ref.start, -ref.end, ref.id)
-        below = [s for s in undecided if (s.start, -s.end, s.id) > key]
-        self.select((below or undecided)[0].id)
+        self.select(target.id)
 
     # -- single-finding actions ----------------------------------------------------------
 
@@ -312,55 +257,31 @@ class ReviewController(QObject):
         return cur
 
     def accept(self) -> None:
-        cur = self._require_current()
-        if cur is None:
-            return
-        if cur.state in PHI_STATES:
-            self._advance_from(cur.id)
-            return
-        self._decide_one(cur.id, DecisionAction.ACCEPT, "Accept finding", advance=True)
+        self._on_current(lambda cur: accept_intent(self.document_id, self.reviewer, cur), moves_on=True)
 
     def reject(self) -> None:
-        cur = self._require_current()
-        if cur is None:
-            return
-        if cur.state == "rejected":
-            self._advance_from(cur.id)
-            return
-        self._decide_one(cur.id, DecisionAction.REJECT, "Reject finding", advance=True)
+        self._on_current(lambda cur: reject_intent(self.document_id, self.reviewer, cur), moves_on=True)
 
     def relabel(self, category: Category) -> None:
-        cur = self._require_current()
-        if cur is None:
-            return
-        if cur.category == category:
-            if cur.state in PHI_STATES:
-                self.message.emit(f"Already accepted as {CATEGORY_LABELS[category]}.")
-                return
-            self._decide_one(cur.id, DecisionAction.ACCEPT, f"Accept as {CATEGORY_LABELS[category]}")
-            return
-        fine = normalise_fine(category, cur.fine)
-        self._decide_one(cur.id, DecisionAction.RELABEL, f"Relabel as {CATEGORY_LABELS[category]}", category=category, fine=fine)
+        self._on_current(lambda cur: relabel_intent(self.document_id, self.reviewer, cur, category))
 
     def resize(self, edge: Edge, grow: bool) -> None:
+        self._on_current(lambda cur: resize_intent(self.document_id, self.reviewer, self.text, cur, edge, grow))
+
+    def _on_current(self, intent_for: Callable, *, moves_on: bool = False) -> None:
+        """Run what a key means for the selected finding (``core.usecases.review``); where
+        there is nothing to decide, an accept or reject key still moves on and a category
+        or edge key says why."""
         cur = self._require_current()
         if cur is None:
             return
-        extent = resized_extent(self.text, cur.start, cur.end, edge, grow)
-        if extent is None:
-            self.message.emit("The span cannot be shrunk below one word." if not grow else f"No word to take in at the {edge}.")
-            return
-        what = ("Widen" if grow else "Shrink") + f" span {edge}"
-        self._decide_one(cur.id, DecisionAction.RESIZE, what, start=extent[0], end=extent[1])
-
-    def _decide_one(self, span_id: int, action: DecisionAction, label: str, *, advance: bool = False, **kwargs) -> None:
-        doc_id = self.document_id
-
-        def perform() -> StepResult:
-            did = self._workspace.decide(span_id, action, reviewer=self.reviewer, **kwargs)
-            return StepResult([did], span_id, {doc_id}, advance=advance, changed=frozenset({span_id}))
-
-        self._run(label, perform)
+        intent = intent_for(cur)
+        if intent.command is not None:
+            self._run(intent.label, intent.command)
+        elif moves_on:
+            self._advance_from(cur.id)
+        else:
+            self.message.emit(intent.label)
 
     def mark_span(self, start: int, end: int, category: Category) -> None:
         """The reviewer selected text and pressed a category key: add it as a span, or — when
@@ -374,12 +295,10 @@ class ReviewController(QObject):
         """The selection snapped to whole words; None (and a hint) when nothing is selected."""
         if self.document_id is None:
             return None
-        start, end = max(0, min(start, end)), min(len(self.text), max(start, end))
-        if end <= start or not self.text[start:end].strip():
+        extent = selection_extent(self.text, start, end, category)
+        if extent is None:
             self.message.emit("Select some text first, then press a category key (1–8).")
-            return None
-        snapped = snap_to_words(self.text, Span(start, end, category, source="reviewer"))
-        return snapped.start, snapped.end
+        return extent
 
     def _mark_extent(self, start: int, end: int, category: Category) -> None:
         exact = next((s for s in self.spans if s.start == start and s.end == end), None)
@@ -387,39 +306,8 @@ class ReviewController(QObject):
             self.select(exact.id)
             self.relabel(category)
             return
-        overlapping = [s for s in self.spans if s.state != "rejected" and overlaps(s.start, s.end, start, end)]
-        doc_id = self.document_id
-        label = CATEGORY_LABELS[category]
-
-        if not overlapping:
-
-            def perform() -> StepResult:
-                sid = self._workspace.add_span(doc_id, start, end, category, reviewer=self.reviewer)
-                return StepResult([self._add_decision_id(doc_id, sid)], sid, {doc_id})
-
-            self._run(f"Add {label} span", perform)
-            return
-
-        keep, drop = overlapping[0], [s.id for s in overlapping[1:]]
-        keep_id, keep_cat, fine = keep.id, keep.category, normalise_fine(category, keep.fine)
-
-        def perform_fix() -> StepResult:
-            batch = uuid.uuid4().hex
-            ws, ids = self._workspace, []
-            ids.append(ws.decide(keep_id, DecisionAction.RESIZE, reviewer=self.reviewer, start=start, end=end, batch=batch))
-            if keep_cat != category:
-                ids.append(ws.decide(keep_id, DecisionAction.RELABEL, reviewer=self.reviewer, category=category, fine=fine, batch=batch))
-            for sid in drop:
-                ids.append(ws.decide(sid, DecisionAction.REJECT, reviewer=self.reviewer, batch=batch))
-            return StepResult(ids, keep_id, {doc_id})
-
-        self._run(f"Correct span to {label}", perform_fix)
-
-    def _add_decision_id(self, document_id: int, span_id: int) -> int:
-        adds = [d for d in self._workspace.decisions(document_id=document_id) if d.span_id == span_id and d.action == DecisionAction.ADD]
-        if not adds:
-            raise DeidError("the workspace recorded no ADD decision for the new span")
-        return max(d.id for d in adds)
+        intent = mark_intent(self.document_id, self.reviewer, self.spans, start, end, category)
+        self._run(intent.label, intent.command)
 
     # -- never flag / always flag -----------------------------------------------------------
 
@@ -455,14 +343,12 @@ class ReviewController(QObject):
         self._with_term(f"Add {CATEGORY_LABELS[category]} span and always flag", change, lambda: self._mark_extent(s, e, category))
 
     def _term_change(self, kind, text: str, scope: TermScope, *, category: Category | None = None, fine: str = "OTHER") -> TermChange:
-        if scope == "document":
-            return TermChange(kind, text, "document", self.document_id, category, fine, "in this document")
-        if scope == "subject" and self.row is not None:
-            if self.row.subject_id is not None:
-                return TermChange(kind, text, "subject", self.row.subject_id, category, fine, "in documents of this subject")
+        subject_id = self.row.subject_id if self.row is not None else None
+        if scope == "subject" and self.row is not None and subject_id is None:
             self.message.emit("This document has no subject; the term applies to this document only.")
-            return TermChange(kind, text, "document", self.document_id, category, fine, "in this document")
-        return TermChange(kind, text, "workspace", None, category, fine, "in this workspace")
+        if scope == "subject" and self.row is None:
+            scope = "workspace"
+        return term_change(kind, text, scope, self.document_id, subject_id, category=category, fine=fine)
 
     def _with_term(self, label: str, change: TermChange, decide: Callable[[], None]) -> None:
         """Add ``change``'s term, then run ``decide``; both become one entry of the undo stack."""
@@ -498,19 +384,13 @@ class ReviewController(QObject):
             if cur is None:
                 return
             category = cur.category
-        targets = [s.id for s in self.spans if s.state == "undecided" and (category is None or s.category == category)]
+        command = accept_remaining(self.document_id, self.reviewer, self.spans, self.current_id, category)
+        n = len(command.targets(self._workspace))
         what = f"remaining {CATEGORY_LABELS[category]} findings" if category else "remaining findings"
-        if not targets:
+        if not n:
             self.message.emit(f"No undecided {what.removeprefix('remaining ')} in this document.")
             return
-        doc_id, focus = self.document_id, self.current_id
-
-        def perform() -> StepResult:
-            batch = uuid.uuid4().hex
-            ids = [self._workspace.decide(sid, DecisionAction.ACCEPT, reviewer=self.reviewer, batch=batch) for sid in targets]
-            return StepResult(ids, focus, {doc_id}, summary=f"Accepted {len(ids)} {what}.")
-
-        self._run(f"Accept {len(targets)} {what}", perform)
+        self._run(f"Accept {n} {what}", command)
 
     def decide_identical(self, action: DecisionAction, scope: Scope) -> None:
         """Apply the selected finding's decision to every identical string in the document
@@ -520,67 +400,17 @@ class ReviewController(QObject):
             return
         if action not in (DecisionAction.ACCEPT, DecisionAction.REJECT):
             raise ValueError("identical-string decisions are accept or reject")
-        needle = self.text[cur.start : cur.end]
-        doc_ids = [self.document_id]
-        if scope == "subject":
-            if self.row.subject_id is None:
-                self.message.emit("This document has no subject; applying to this document only.")
-                scope = "document"
-            else:
-                docs = self._workspace.list_documents(subject_id=self.row.subject_id)
-                doc_ids = [self.document_id] + [d.id for d in docs if d.id != self.document_id and d.status != DocStatus.ERROR]
-        category, fine, focus = cur.category, cur.fine, cur.id
-        verb = "Accepted" if action == DecisionAction.ACCEPT else "Rejected"
-
-        def perform() -> StepResult:
-            batch = uuid.uuid4().hex
-            res = StepResult(focus=focus)
-            added = skipped = changed = 0
-            for doc_id in doc_ids:
-                text = self.text if doc_id == self.document_id else self._workspace.load_document(doc_id).text
-                spans = self._workspace.list_spans(doc_id, reviewer=self.reviewer)
-                ids, a, s, c = self._identical_in(doc_id, text, spans, needle, action, category, fine, batch)
-                if ids:
-                    res.touched.add(doc_id)
-                res.decision_ids += ids
-                added, skipped, changed = added + a, skipped + s, changed + c
-            where = "this document" if scope == "document" else f"{len(doc_ids)} document(s) of this subject"
-            msg = f"{verb} {changed + added} identical occurrence(s) in {where}"
-            if added:
-                msg += f" ({added} the detectors had missed)"
-            if skipped:
-                msg += f"; {skipped} left alone because they overlap another finding"
-            res.summary = msg + "."
-            return res
-
-        self._run(f"{verb[:-2]} all identical ({scope})", perform, nothing=f"Nothing to change: every identical occurrence is already {verb.lower()}.")
-
-    def _identical_in(self, doc_id, text, spans, needle, action, category, fine, batch) -> tuple[list[int], int, int, int]:
-        ws, ids = self._workspace, []
-        added = skipped = changed = 0
-        if action == DecisionAction.REJECT:
-            for s in spans:
-                if s.text == needle and s.state != "rejected":
-                    ids.append(ws.decide(s.id, DecisionAction.REJECT, reviewer=self.reviewer, batch=batch))
-                    changed += 1
-            return ids, added, skipped, changed
-        for start, end in find_occurrences(text, needle):
-            exact = next((s for s in spans if s.start == start and s.end == end), None)
-            if exact is not None:
-                if exact.category != category:
-                    ids.append(ws.decide(exact.id, DecisionAction.RELABEL, reviewer=self.reviewer, category=category, fine=fine, batch=batch))
-                    changed += 1
-                elif exact.state not in PHI_STATES:
-                    ids.append(ws.decide(exact.id, DecisionAction.ACCEPT, reviewer=self.reviewer, batch=batch))
-                    changed += 1
-                continue
-            if any(s.state != "rejected" and overlaps(s.start, s.end, start, end) for s in spans):
-                skipped += 1
-                continue
-            sid = ws.add_span(doc_id, start, end, category, fine, reviewer=self.reviewer, batch=batch)
-            ids.append(self._add_decision_id(doc_id, sid))
-            added += 1
-        return ids, added, skipped, changed
+        subject_id = self.row.subject_id
+        if scope == "subject" and subject_id is None:
+            self.message.emit("This document has no subject; applying to this document only.")
+            scope = "document"
+        doc_ids = identical_documents(self._workspace, self.document_id, subject_id, scope)
+        where = "this document" if scope == "document" else f"{len(doc_ids)} document(s) of this subject"
+        command = DecideIdentical(
+            self.document_id, self.reviewer, doc_ids, self.text[cur.start : cur.end], action,
+            cur.category, cur.fine, cur.id, where, open_text=self.text,
+        )
+        self._run(f"{command.verb[:-2]} all identical ({scope})", command, nothing=f"Nothing to change: every identical occurrence is already {command.verb.lower()}.")
 
     def undecided_count(self) -> int:
         return sum(1 for s in self.spans if s.state == "undecided")
@@ -621,45 +451,29 @@ class ReviewController(QObject):
         if self.row.status == DocStatus.ERROR:
             self.message.emit("This file could not be imported; there is nothing to review.")
             return False
-        doc_id, before = self.document_id, self.row.status
-        undecided = sum(1 for s in self.spans if s.state == "undecided")
-
-        reviewer = self.reviewer
-
-        def perform() -> StepResult:
-            second = self._workspace.finish_review(doc_id, reviewer=reviewer) == 2
-            note = f" {undecided} undecided finding(s) will be treated as PHI at export." if undecided else ""
-            what = "Second review finished." if second else "Document marked reviewed."
-            return StepResult([], self.current_id, {doc_id}, summary=f"{what}{note}", changed=frozenset(), second_review=second)
-
-        def revert(result: StepResult) -> None:
-            if result.second_review:
-                self._workspace.reopen_second_review(doc_id)
-            else:
-                self._workspace.set_status(doc_id, before)
-
-        return self._run("Mark document reviewed", perform, revert=revert)
+        command = MarkReviewed(self.document_id, self.reviewer, DocStatus(self.row.status), self.undecided_count(), self.current_id)
+        return self._run("Mark document reviewed", command)
 
     # -- running and replaying steps --------------------------------------------------------
 
-    def run_step(self, label: str, document_id: int, perform: Callable[[], StepResult], *, nothing: str = "") -> bool:
-        """Run ``perform`` (decisions about findings of any documents, not only the open one)
-        as one step of the undo stack. Undoing it opens ``document_id``, where the reviewer
-        sees what the undo changed; the open document is redrawn when the step touched it."""
-        return self._run(label, perform, nothing=nothing, document_id=document_id)
+    def run_step(self, label: str, command: ReviewCommand, *, nothing: str = "") -> bool:
+        """Run ``command`` (decisions about findings of any documents, not only the open one)
+        as one step of the undo stack. Undoing it opens the command's document, where the
+        reviewer sees what the undo changed; the open document is redrawn when the step
+        touched it."""
+        return self._run(label, command, nothing=nothing)
 
-    def _run(self, label: str, perform: Callable[[], StepResult], *, revert=None, nothing: str = "", document_id: int | None = None) -> bool:
-        doc_id = self.document_id if document_id is None else document_id
+    def _run(self, label: str, command: ReviewCommand, *, nothing: str = "") -> bool:
         try:
-            result = perform()
+            result = command.apply(self._workspace)
         except DeidError as e:
             self.message.emit(f"Could not {label.lower()}: {e}")
             self.reload()
             return False
-        if not result.decision_ids and revert is None:
+        if not result.decision_ids and not command.always_a_step:
             self.message.emit(nothing or "Nothing to change.")
             return False
-        step = ReviewStep(self, label, doc_id, perform, result, revert)
+        step = ReviewStep(self, label, command, result)
         self.undo_stack.push(step)
         self._after(step, result)
         return True

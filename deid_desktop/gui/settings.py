@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.paths import user_data_dir
+from ..core.surrogates.options import DEFAULT_OPTIONS
 from . import file_dialogs
 
 REVIEWER_ENV = "DEID_REVIEWER"
@@ -98,7 +99,7 @@ class AppSettings:
     # surrogates
     @property
     def date_shift_min_days(self) -> int:
-        return self._int("surrogates/date_shift_min_days", 14)
+        return self._int("surrogates/date_shift_min_days", DEFAULT_OPTIONS.date_shift_min_days)
 
     @date_shift_min_days.setter
     def date_shift_min_days(self, v: int) -> None:
@@ -106,7 +107,7 @@ class AppSettings:
 
     @property
     def date_shift_max_days(self) -> int:
-        return self._int("surrogates/date_shift_max_days", 365)
+        return self._int("surrogates/date_shift_max_days", DEFAULT_OPTIONS.date_shift_max_days)
 
     @date_shift_max_days.setter
     def date_shift_max_days(self, v: int) -> None:
@@ -114,7 +115,7 @@ class AppSettings:
 
     @property
     def age_cap(self) -> int:
-        return self._int("surrogates/age_cap", 89)
+        return self._int("surrogates/age_cap", DEFAULT_OPTIONS.age_cap)
 
     @age_cap.setter
     def age_cap(self, v: int) -> None:

@@ -18,20 +18,9 @@ from typing import Callable, Sequence
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from ..core.errors import DeidError, IngestError
+from ..core.usecases.detection import DetectionCallbacks, RunNotRecorded, detect_documents, failure_text
 
 log = logging.getLogger(__name__)
-
-
-class Cancelled(Exception):
-    """Raised inside a worker's progress callback to stop between steps."""
-
-
-def failure_text(exc: BaseException, what: str) -> str:
-    """A message for the status bar: our own errors are PHI-free by contract; for anything
-    else only the exception type is shown, as its message might quote document text."""
-    if isinstance(exc, DeidError):
-        return f"{what}: {exc}"
-    return f"{what}: internal error ({type(exc).__name__}); see the log"
 
 
 class Worker(QObject):
@@ -84,7 +73,7 @@ class ImportWorker(Worker):
     @Slot()
     def run(self) -> None:
         from ..core.documents.ingest import load_document
-        from .importing import plan_import
+        from ..core.usecases.importing import plan_import
 
         try:
             plan = plan_import(self._paths, self._manifest)
@@ -113,8 +102,8 @@ class ImportWorker(Worker):
 
 
 class DetectionWorker(Worker):
-    """Builds (or reuses) the ensemble, runs it over documents one at a time and stores the
-    detections as one detection run.
+    """Builds (or reuses) the ensemble and runs the detection use case
+    (``core/usecases/detection.py``) on this thread, its progress as signals.
 
     Saving a few thousand spans takes a noticeable moment, so it happens here rather than on
     the GUI thread; the workspace serialises it with the reviewer's decisions."""
@@ -136,9 +125,7 @@ class DetectionWorker(Worker):
 
     @Slot()
     def run(self) -> None:
-        from .detection import run_record
-
-        t0, done, run_id = time.perf_counter(), 0, None
+        t0, done = time.perf_counter(), 0
         try:
             try:
                 ensemble = self._provider.get()
@@ -147,66 +134,25 @@ class DetectionWorker(Worker):
                 self.failed.emit(failure_text(e, "cannot build the detector"))
                 return
             self.ready.emit(ensemble)
-            if self._ids:
-                try:
-                    run_id = self._workspace.start_detection_run(**run_record(ensemble))
-                except Exception as e:
-                    log.error("starting the detection run failed (%s)", type(e).__name__)
-                    self.failed.emit(failure_text(e, "cannot record the detection run"))
-                    return
-            for i, doc_id in enumerate(self._ids):
-                if self.cancelled:
-                    break
-                self.document_started.emit(doc_id, i, len(self._ids))
-                try:
-                    spans = self._detect(ensemble, doc_id)
-                    stored = self._workspace.save_detections(doc_id, run_id, spans)
-                except Cancelled:
-                    break
-                except Exception as e:
-                    log.error("detection failed on document %s (%s)", doc_id, type(e).__name__)
-                    self.document_failed.emit(doc_id, failure_text(e, "detection failed"))
-                    continue
-                self.document_done.emit(doc_id, len(stored))
-                done += 1
+            callbacks = DetectionCallbacks(
+                document_started=self.document_started.emit,
+                member_started=self.member_started.emit,
+                document_progress=self.document_progress.emit,
+                document_done=self.document_done.emit,
+                document_failed=self.document_failed.emit,
+                should_stop=lambda: self.cancelled,
+            )
+            try:
+                done = detect_documents(ensemble, self._workspace, self._ids, callbacks).documents
+            except RunNotRecorded as e:
+                self.failed.emit(str(e))
         finally:
-            seconds = time.perf_counter() - t0
-            if run_id is not None:
-                try:
-                    self._workspace.finish_detection_run(run_id, seconds=round(seconds, 3), documents=done)
-                except Exception as e:
-                    log.error("closing the detection run failed (%s)", type(e).__name__)
-            self.summary.emit(self.cancelled, seconds, done)
+            self.summary.emit(self.cancelled, time.perf_counter() - t0, done)
             self.finished.emit()
-
-    def _detect(self, ensemble, doc_id: int):
-        text = self._workspace.load_document(doc_id).text
-
-        def progress(member: str) -> None:
-            if self.cancelled:
-                raise Cancelled
-            self.member_started.emit(doc_id, member)
-
-        def fraction(done: float) -> None:
-            # Called batch by batch inside a model: cancelling stops a long document midway.
-            if self.cancelled:
-                raise Cancelled
-            self.document_progress.emit(doc_id, done)
-
-        if hasattr(ensemble, "member_spans") and hasattr(ensemble, "combine"):
-            by_member = ensemble.member_spans([text], progress=progress, fraction=fraction)[0]
-            if self.cancelled:
-                raise Cancelled
-            from ..core.learn.workspace_detector import WorkspaceDetector
-
-            if isinstance(ensemble, WorkspaceDetector):  # document- and subject-scoped lists apply
-                return ensemble.combine(text, by_member, document_id=doc_id)
-            return ensemble.combine(text, by_member)
-        return ensemble.detect(text)
 
 
 class ExportWorker(Worker):
-    """Runs an :class:`~deid_desktop.gui.exporting.ExportJob` off the GUI thread."""
+    """Runs an :class:`~deid_desktop.core.usecases.exporting.ExportJob` off the GUI thread."""
 
     progress = Signal(int, int, str)  # done, total, document name
     exported = Signal(int)  # document id

@@ -21,7 +21,7 @@ from deid_desktop.core.documents.ingest import iter_input_files, load_document
 from deid_desktop.core.paths import resource
 from deid_desktop.core.pipeline import input_digest
 from deid_desktop.core.store import DecisionAction, DocStatus, Workspace
-from deid_desktop.gui.exporting import ExportJob, ExportOptions
+from deid_desktop.core.usecases.exporting import ExportJob, ExportOptions
 
 from .docfactory import pdf_stream_bytes
 

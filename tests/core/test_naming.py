@@ -96,7 +96,7 @@ def test_a_word_known_only_from_the_document_gets_the_surrogate_the_body_gets(ru
 def test_the_gui_export_passes_the_documents_own_phi_to_the_file_name(tmp_path, rules):
     from deid_desktop.core.documents.ingest import load_document
     from deid_desktop.core.store import DocStatus, Workspace
-    from deid_desktop.gui.exporting import ExportJob, ExportOptions
+    from deid_desktop.core.usecases.exporting import ExportJob, ExportOptions
 
     src = tmp_path / "in" / "Pacific_report.txt"
     src.parent.mkdir()

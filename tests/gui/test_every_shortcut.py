@@ -68,3 +68,23 @@ def test_every_listed_key_fires_its_action(qtbot, qtlog, monkeypatch, window, wo
         _close_popups(window)
     assert not window.isVisible()  # Ctrl+Q, pressed last, closed the window
     assert not [r.message for r in qtlog.records if "mbiguous" in r.message]
+
+
+def _menu_actions(menu) -> list:
+    out = []
+    for action in menu.actions():
+        out.append(action)
+        if action.menu() is not None:
+            out += _menu_actions(action.menu())
+    return out
+
+
+def test_every_registered_action_is_in_its_menu_once(window):
+    # The registry is the one list of action ids: the menus are laid out from it.
+    bar = {a.text(): [x for x in _menu_actions(a.menu())] for a in window.menuBar().actions()}
+    for s in SHORTCUTS:
+        title = s.menu.split("/")[0]
+        assert bar[title].count(window.actions_by_id[s.action]) == 1, s.action
+    review = [a.text() for a in window.menuBar().actions()[2].menu().actions() if a.menu() is not None]
+    assert review == ["Relabel / add as", "Add and &always flag as", "Span &edges"]
+    assert [a.text() for a in window.menuBar().actions()] == ["&File", "&Edit", "&Review", "&Navigate", "&View", "&Model", "&Help"]

@@ -97,6 +97,17 @@ def test_queue_filters_by_status_subject_and_name_and_sorts(qtbot, window, works
     assert statuses[: len(bad)] == ["error"] * len(bad)  # work that needs attention first
 
 
+def test_an_import_queued_behind_another_leaves_neither_batch_undetected(qtbot, window, workspace, tmp_path):
+    # The second drop waits for the first; when the first ends, its documents still go to
+    # detection (they were lost once the queued import reset the count they were listed in).
+    window.import_paths([write_txt(tmp_path / "first" / "a.txt", LETTER)])
+    window.import_paths([write_txt(tmp_path / "second" / "b.txt")])
+    wait_idle(qtbot, window)
+    statuses = {d.name: DocStatus(d.status) for d in workspace.list_documents()}
+    assert set(statuses) == {"a.txt", "b.txt"}
+    assert DocStatus.IMPORTED not in statuses.values()
+
+
 def test_subject_column_is_editable_and_assigns_in_the_workspace(qtbot, window, workspace, tmp_path):
     window.import_paths([write_txt(tmp_path / "a.txt", LETTER)])
     wait_idle(qtbot, window)

@@ -8,7 +8,7 @@ from deid_desktop.core.categories import Category
 from deid_desktop.core.documents.model import Document
 from deid_desktop.core.spans import Span
 from deid_desktop.core.store import DecisionAction, DocStatus
-from deid_desktop.gui.review import ReviewController, find_occurrences, resized_extent
+from deid_desktop.gui.review import ReviewController
 
 from .samples import CLINICAL_NOTE
 
@@ -204,16 +204,3 @@ def test_navigation_moves_through_findings_in_text_order(controller):
     assert texts == [s.text for s in sorted(controller.spans, key=lambda s: s.start)]
     controller.previous_finding()
     assert controller.current.text == texts[-2]
-
-
-def test_find_occurrences_respects_word_edges():
-    assert find_occurrences("Ann met Annual Ann.", "Ann") == [(0, 3), (15, 18)]
-    assert find_occurrences("(555) 1 and (555) 1", "(555) 1") == [(0, 7), (12, 19)]
-
-
-def test_resized_extent_stops_at_one_word():
-    text = "seen by Dr Jane Doe today"
-    s, e = text.index("Jane"), text.index("Jane") + 4
-    assert resized_extent(text, s, e, "start", grow=False) is None
-    assert resized_extent(text, s, e, "end", grow=True) == (s, text.index("Doe") + 3)
-    assert resized_extent(text, s, e, "start", grow=True) == (text.index("Dr"), e)

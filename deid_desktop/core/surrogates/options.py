@@ -56,3 +56,7 @@ class SurrogateOptions:
     @property
     def home_country(self) -> str:
         return self.locale or "US"
+
+
+# The one place the defaults are read from elsewhere (the export job, the window's settings).
+DEFAULT_OPTIONS = SurrogateOptions()

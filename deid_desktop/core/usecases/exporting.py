@@ -1,4 +1,4 @@
-"""Exporting reviewed documents — the logic behind the export dialog, without widgets.
+"""Exporting reviewed documents from the workspace — the export dialog's job, without Qt.
 
 Spans come from the reviewer's decisions (``Workspace.final_spans``); the file is written by
 the same ``Deidentifier.export`` the CLI uses (surrogates keyed by the workspace secret and
@@ -14,13 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Literal, Sequence
 
-from ..core import certificate
-from ..core.categories import display_name
-from ..core.documents.export import output_suffix
-from ..core.errors import DeidError
-from ..core.naming import FileNamer, claim, output_name, phi_words
-from ..core.pipeline import FileResult, bytes_digest, load_report, renamed_message, write_report
-from ..core.store import DocStatus
+from .. import certificate
+from ..categories import display_name
+from ..documents.export import output_suffix
+from ..errors import DeidError
+from ..naming import FileNamer, claim, output_name, phi_words
+from ..pipeline import FileResult, bytes_digest, load_report, renamed_message, write_report
+from ..store import DocStatus
+from ..surrogates.options import DEFAULT_OPTIONS, SurrogateOptions
 
 log = logging.getLogger(__name__)
 
@@ -34,9 +35,9 @@ class ExportOptions:
     mode: str = "surrogate"  # surrogate | tag | blackout
     fmt: str | None = None  # None: same as input
     unreviewed: UnreviewedPolicy = "stop"
-    date_shift_min_days: int = 14
-    date_shift_max_days: int = 365
-    age_cap: int = 89
+    date_shift_min_days: int = DEFAULT_OPTIONS.date_shift_min_days
+    date_shift_max_days: int = DEFAULT_OPTIONS.date_shift_max_days
+    age_cap: int = DEFAULT_OPTIONS.age_cap
     reviewer: str = ""
 
 
@@ -101,12 +102,12 @@ def needs_review(rows) -> list:
     return [r for r in rows if r.status != DocStatus.ERROR and r.status not in DONE_STATUSES]
 
 
-def output_path(out_dir: Path, row, suffix: str, taken: set[str], namer, phi=None) -> Path:
-    """The CLI's rule (``core.naming``): the file name de-identified with the document's
-    subject and its own PHI words (``phi``), and no two documents on one output."""
+def document_stem(row, namer, phi=None) -> tuple[str, str]:
+    """The CLI's naming rule (``core.naming``) for a workspace document: its file name's stem
+    de-identified with its subject and its own PHI words (``phi``), and its input suffix.
+    The stem names the output and, with the suffix, the document in the PHI-free report."""
     name = Path(row.name or f"document-{row.id}")
-    stem = namer.file_stem(name.stem, row.subject_label or "default", phi)
-    return claim(out_dir / output_name(stem, suffix), taken)
+    return namer.file_stem(name.stem, row.subject_label or "default", phi), name.suffix
 
 
 class ExportJob:
@@ -130,8 +131,8 @@ class ExportJob:
         exported: Callable[[int], None] | None = None,
         should_stop: Callable[[], bool] | None = None,
     ) -> ExportSummary:
-        from ..core.pipeline import Deidentifier
-        from ..core.surrogates import SurrogateEngine, SurrogateOptions
+        from ..pipeline import Deidentifier
+        from ..surrogates import SurrogateEngine
 
         opts = self.options
         blocked = self.blocked()
@@ -156,15 +157,14 @@ class ExportJob:
             if progress:
                 progress(i, len(rows), row.name)
             # the report is PHI-free: documents are named by their de-identified file name
-            subject = row.subject_label or "default"
-            name = Path(row.name or f"document-{row.id}")
             loaded = self._load(row)
             phi = phi_words(loaded[0].text, loaded[1]) if isinstance(loaded, tuple) else {}
-            key = namer.file_stem(name.stem, subject, phi) + name.suffix
+            stem, suffix = document_stem(row, namer, phi)
+            key = stem + suffix
             if key in summary.results:
                 key = f"{key} (document {row.id})"
             exported_doc = ExportedDocument(row.id, str(row.status))
-            result = self._export_one(deid, row, loaded, phi, opts, taken, key, namer, exported_doc)
+            result = self._export_one(deid, row, loaded, stem, opts, taken, key, namer, exported_doc)
             summary.results[key] = result
             summary.documents[key] = exported_doc
             if result.status == "ok":
@@ -226,7 +226,7 @@ class ExportJob:
         except DeidError as e:
             return e
 
-    def _export_one(self, deid, row, loaded, phi: dict, opts: ExportOptions, taken: set[str], key: str, namer, exported_doc: ExportedDocument) -> FileResult:
+    def _export_one(self, deid, row, loaded, stem: str, opts: ExportOptions, taken: set[str], key: str, namer, exported_doc: ExportedDocument) -> FileResult:
         t0 = time.perf_counter()
         subject = row.subject_label or "default"
         result = FileResult(file=key, status="ok", subject=namer.label(subject))
@@ -242,7 +242,8 @@ class ExportJob:
             exported_doc.input_digest = bytes_digest(doc.source_bytes if doc.source_bytes is not None else doc.text.encode("utf-8"), self.workspace.secret)
             exported_doc.auto_accepted = len(spans) - len(self.workspace.final_spans(row.id, unreviewed_policy="reject"))
             exported_doc.review = certificate.document_review(self.workspace, row.id)
-            out = output_path(opts.out_dir, row, output_suffix(doc, opts.fmt), taken, namer, phi)
+            # no two documents on one output, as in a batch
+            out = claim(opts.out_dir / output_name(stem, output_suffix(doc, opts.fmt)), taken)
             result.output = str(deid.export(doc, spans, subject, out, result))
         except DeidError as e:
             reason = getattr(e, "reason", None)
