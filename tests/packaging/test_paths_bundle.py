@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from deid_desktop.core import paths
-from deid_desktop.core.learn.modelio import resolve_model_dir
+from deid_desktop.core.models.modelio import resolve_model_dir
 
 
 def _model(root: Path, name: str, version: str = "v1") -> Path:
@@ -68,7 +68,7 @@ def test_outside_a_bundle_models_stay_where_they_were(tmp_path, monkeypatch):
 def test_a_shipped_model_is_exported_for_onnx_runtime_in_the_users_cache(frozen, tmp_path, monkeypatch):
     """Even where the bundle could be written (root, or a bundle unpacked in a home folder),
     the export goes to the user's cache and the bundle stays as installed."""
-    from deid_desktop.core.detect.onnx_runner import export_path
+    from deid_desktop.core.models.onnx_runner import export_path
 
     _, shipped = frozen
     monkeypatch.delenv("DEID_CACHE", raising=False)
