@@ -5,7 +5,6 @@ words left readable, and the exported picture carries no metadata."""
 from __future__ import annotations
 
 import io
-import json
 import random
 import zipfile
 
@@ -15,13 +14,13 @@ import pytest
 from docx.shared import Inches
 from PIL import Image, ImageDraw, ImageFont, PngImagePlugin
 
-from deid_desktop.cli import main
 from deid_desktop.core.detect.ensemble import Ensemble
 from deid_desktop.core.documents.export import export_document
 from deid_desktop.core.documents.ingest import load_document
 from deid_desktop.core.documents.ocr import tesseract_missing
 from deid_desktop.core.paths import resource
 
+from .batch_helpers import deidentify_once
 from .docfactory import find_leaks, replacements_for
 
 pytestmark = pytest.mark.skipif(tesseract_missing() is not None, reason="Tesseract OCR is not installed")
@@ -107,14 +106,7 @@ def note(note_path):
 @pytest.fixture(scope="module")
 def batch(note_path, tmp_path_factory):
     """``deidentify`` once over the note (rules only, no trained model)."""
-    root = tmp_path_factory.mktemp("batch")
-    src, out = root / "in", root / "out"
-    src.mkdir()
-    (src / "note.docx").write_bytes(note_path.read_bytes())
-    rc = main(["deidentify", str(src), "--out", str(out), "--ensemble", RULES, "--key-file", str(root / "key"), "--quiet"])
-    (output,) = list(out.rglob("*.deid.docx"))
-    report = json.loads((out / "deid_report.json").read_text(encoding="utf-8"))
-    return rc, output, report, out
+    return deidentify_once(note_path.read_bytes(), "note.docx", tmp_path_factory.mktemp("batch"))
 
 
 def test_the_source_picture_really_carries_the_name_in_its_metadata(note_path):

@@ -21,6 +21,7 @@ from deid_desktop.core.documents.ocr import low_confidence_spans, tesseract_miss
 from deid_desktop.core.errors import IngestError
 from deid_desktop.core.paths import resource
 
+from .batch_helpers import deidentify_once
 from .docfactory import find_leaks, pdf_stream_bytes, replacements_for
 
 pytestmark = pytest.mark.skipif(tesseract_missing() is not None, reason="Tesseract OCR is not installed")
@@ -106,15 +107,7 @@ def scan_doc(scan_path):
 @pytest.fixture(scope="module")
 def batch(scan_path, tmp_path_factory):
     """``deidentify`` run once over the scanned letter (rules only, no trained model)."""
-    root = tmp_path_factory.mktemp("batch")
-    src, out = root / "in", root / "out"
-    src.mkdir()
-    (src / "scan.pdf").write_bytes(scan_path.read_bytes())
-    rc = main(["deidentify", str(src), "--out", str(out), "--ensemble", RULES, "--key-file", str(root / "key"), "--quiet"])
-    outputs = list(out.rglob("*.deid.pdf"))
-    assert len(outputs) == 1
-    report = json.loads((out / "deid_report.json").read_text(encoding="utf-8"))
-    return rc, outputs[0], report, out
+    return deidentify_once(scan_path.read_bytes(), "scan.pdf", tmp_path_factory.mktemp("batch"))
 
 
 def _render(path, index: int, dpi: int = 100) -> np.ndarray:

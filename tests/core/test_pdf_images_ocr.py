@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import io
-import json
 import random
 
 import numpy as np
@@ -16,13 +15,13 @@ import pikepdf
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from deid_desktop.cli import main
 from deid_desktop.core.detect.ensemble import Ensemble
 from deid_desktop.core.documents.export import export_document
 from deid_desktop.core.documents.ingest import load_document
 from deid_desktop.core.documents.ocr import tesseract_missing
 from deid_desktop.core.paths import resource
 
+from .batch_helpers import deidentify_once
 from .docfactory import find_leaks, pdf_stream_bytes, replacements_for
 
 pytestmark = pytest.mark.skipif(tesseract_missing() is not None, reason="Tesseract OCR is not installed")
@@ -139,18 +138,8 @@ def letter(letter_path):
 
 @pytest.fixture(scope="module")
 def batch(letter_path, tmp_path_factory):
-    """``deidentify`` once over the letter (rules only, no trained model)."""
-    root = tmp_path_factory.mktemp("batch")
-    src, out = root / "in", root / "out"
-    src.mkdir()
-    (src / "letter.pdf").write_bytes(letter_path.read_bytes())
-    # a fixed key: the surrogates are the same every run (a random one may draw a surrogate
-    # that shares a first name with the original, which the checks below would take for a leak)
-    (root / "key").write_bytes(bytes(range(32)))
-    rc = main(["deidentify", str(src), "--out", str(out), "--ensemble", RULES, "--key-file", str(root / "key"), "--quiet"])
-    (output,) = list(out.rglob("*.deid.pdf"))
-    report = json.loads((out / "deid_report.json").read_text(encoding="utf-8"))
-    return rc, output, report, out
+    """``deidentify`` once over the letter (rules only, no trained model), with a fixed key."""
+    return deidentify_once(letter_path.read_bytes(), "letter.pdf", tmp_path_factory.mktemp("batch"), fixed_key=True)
 
 
 def test_the_source_really_carries_the_phi_in_its_image(letter_path):
