@@ -71,6 +71,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=2000, help="notes for the rules-only run")
     ap.add_argument("--model-n", type=int, default=400, help="notes for the default ensemble's run (0: skip it)")
     args = ap.parse_args()
+    load = os.getloadavg()[0]  # before the runs (the runs load the cores themselves): other work
     from deid_desktop.core.spark_engine import session
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -89,7 +90,8 @@ def main() -> None:
     lines = [
         "## Tables on Spark (`benchmarks/spark_table.py`)",
         "",
-        f"Machine: {machine()}; shared with other work while measured (contended), so the figures are a floor. "
+        f"Machine: {machine()}; one-minute load average {load:.1f} before the runs"
+        + (" (shared with other work, so the figures are a floor). " if load > 1.0 else " (a quiet machine). ") +
         f"Tables: synthetic held-out notes, 50 per subject, Parquet ({args.n} notes, {chars:,} characters, for rules only). "
         "Local: this process, one core. Spark: `local[2]` (one executor, two task slots), 4 partitions, "
         "from a started session, reading, de-identifying, writing and counting the report.",
@@ -108,10 +110,9 @@ def main() -> None:
         "spreads over executors × cores with no shared state and no shuffle beyond the optional re-ordering.",
         "Throughput ≈ (executors × cores per executor) × the per-core rate above, once each core has a",
         "partition (partitions ≥ 2-3 × total cores), less the start-up and the model load per executor",
-        "Python process (once, cached). On this 2-core machine the two task slots compete with the driver",
-        "and with other work (load average about 10 while measured), so local[2] shows the overhead more than",
-        "the gain: its time includes each Python worker loading the detector and the passes for row positions,",
-        "input order and the report.",
+        "Python process (once, cached). On this 2-core machine the two task slots compete with the driver,",
+        "so local[2] shows the overhead more than the gain: its time includes each Python worker loading the",
+        "detector and the passes for row positions, input order and the report.",
     ]
     body = "\n".join(lines)
     print(body)
