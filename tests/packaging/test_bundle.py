@@ -42,6 +42,9 @@ SYSTEM_PREFIXES = (
     "/etc/gai.conf", "/etc/ssl/", "/etc/os-release", "/usr/lib/os-release", "/etc/mime.types",
     "/usr/share/mime/", "/etc/machine-id", "/var/lib/dbus/machine-id", "/.dockerenv", "/run/.containerenv",
     "/run/systemd/container", "/proc/", "/sys/", "/dev/", "/tmp/",
+    # Tesseract, the system's OCR program (packaging/install-sysdeps.sh; the .deb recommends
+    # it): the app runs it on pictures and scanned pages, and it reads its language data
+    "/usr/bin/tesseract", "/usr/share/tesseract-ocr/",
 )
 # Folders only looked at (XDG_DATA_DIRS, the root), never read from.
 SYSTEM_DIRS = {"/", "/usr/share", "/usr/local/share"}
