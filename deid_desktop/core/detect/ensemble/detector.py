@@ -1,0 +1,231 @@
+"""The ensemble detector: runs its members and combines their spans by its strategy."""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ...categories import Category
+from ...errors import ConfigError
+from ...spans import Span, sort_spans
+from ...text import words
+from ..base import Detector
+from ..completion import complete
+from .config import CategoryWeights, EnsembleConfig, Strategy, category_weights_json, load_category_weights
+from .members import is_model, reports_progress, work_shares, build_member
+from .voting import Decision, accept_validated, accept_whole, rebuild_spans, token_votes
+
+
+class Ensemble(Detector):
+    name = "ensemble"
+
+    def __init__(
+        self,
+        config: EnsembleConfig,
+        members: dict[str, Detector],
+        *,
+        inclusion=None,
+        weights: dict[str, float] | None = None,
+        category_weights: CategoryWeights | None = None,
+        guard=None,
+    ):
+        self.config = config
+        self.members = members  # name -> detector, only those that loaded
+        self.inclusion = inclusion
+        # The clinical-term guard applies to the combined output too, so a model's reading of
+        # an eponym or a unit ("Parkinson's", "ng/L") as a name is dropped like a rule's.
+        self.guard = guard
+        self.propagator = None
+        if config.propagate:
+            from ..propagate import Propagator
+
+            self.propagator = Propagator(guard)
+        self.missing = [m.name for m in config.members if m.name not in members]
+        order = config.priority or [m.name for m in config.members]
+        order += [m.name for m in config.members if m.name not in order]
+        self.order = [n for n in order if n in members]
+        w = {m.name: m.weight for m in config.members}
+        if weights:
+            w.update(weights)
+        self.weights = self._normalised({n: w.get(n, 1.0) for n in self.order})
+        if category_weights is None and config.category_weights:
+            category_weights = load_category_weights(config.category_weights_path())
+        self.set_category_weights(category_weights or {})
+
+    def set_category_weights(self, category_weights: CategoryWeights) -> None:
+        """Per-category weights, normalised over the loaded members for each category. A
+        category where some loaded member has no weight uses the overall weights."""
+        self.category_weights: CategoryWeights = {n: {} for n in self.order}
+        for c in Category:
+            if not self.order or not all(c in category_weights.get(n, {}) for n in self.order):
+                continue
+            row = self._normalised({n: category_weights[n][c] for n in self.order})
+            for n, v in row.items():
+                self.category_weights[n][c] = v
+
+    def weight(self, member: str, category: Category) -> float:
+        """The soft-vote weight of ``member`` when it says ``category``."""
+        return self.category_weights.get(member, {}).get(category, self.weights.get(member, 0.0))
+
+    @staticmethod
+    def _normalised(w: dict[str, float]) -> dict[str, float]:
+        total = sum(max(0.0, v) for v in w.values())
+        if total <= 0:
+            return {k: 1.0 / len(w) for k in w} if w else {}
+        return {k: max(0.0, v) / total for k, v in w.items()}
+
+    @classmethod
+    def from_config(
+        cls,
+        config: EnsembleConfig | str | Path | None = None,
+        *,
+        inclusion=None,
+        weights: dict[str, float] | None = None,
+        model_overrides: dict[str, str] | None = None,
+        category_weights: CategoryWeights | None = None,
+    ) -> "Ensemble":
+        cfg = config if isinstance(config, EnsembleConfig) else EnsembleConfig.load(config)
+        if inclusion is None:
+            from ..inclusion import InclusionList
+
+            inclusion = InclusionList.default()
+        members: dict[str, Detector] = {}
+        for mc in cfg.members:
+            det = build_member(mc, inclusion=inclusion, model_override=(model_overrides or {}).get(mc.name))
+            if det is not None:
+                members[mc.name] = det
+        if not members:
+            raise ConfigError("no ensemble member could be loaded")
+        if any(is_model(d) for d in members.values()):
+            # Loading torch, transformers and the weights leaves hundreds of thousands of
+            # long-lived objects; without this every full garbage collection re-scans them and
+            # holds the GIL for ~0.3 s, which froze the review window while detecting
+            # (benchmarks/gui_responsiveness.py). Freezing moves them out of the collector's way.
+            gc.freeze()
+        from ..guards import ClinicalTermGuard
+
+        return cls(
+            cfg, members, inclusion=inclusion, weights=weights, category_weights=category_weights, guard=ClinicalTermGuard.default()
+        )
+
+    # -- running ------------------------------------------------------------------------
+    @property
+    def rules_only(self) -> bool:
+        """No model member loaded: only rules and the user's own lists detect."""
+        return not any(is_model(d) for d in self.members.values())
+
+    def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "strategy": self.config.strategy.value,
+            "members": {},
+            "missing": self.missing,
+            "weights": {k: round(v, 4) for k, v in self.weights.items()},
+            "category_weights": category_weights_json(self.category_weights),
+        }
+        for n, d in self.members.items():
+            desc = d.describe() if hasattr(d, "describe") else {"type": type(d).__name__}
+            out["members"][n] = desc
+        return out
+
+    def member_spans(
+        self,
+        texts: Sequence[str],
+        progress: Callable[[str], None] | None = None,
+        fraction: Callable[[float], None] | None = None,
+    ) -> list[dict[str, list[Span]]]:
+        """Each member's spans per text. ``progress(member)`` is called as each member
+        starts; ``fraction(done)`` with the share of the whole call done (0-1) after each
+        member and, inside members that report it (a transformer, batch by batch), as they
+        go, so a long document's detection can show how far it has got. Either callback may
+        raise to stop."""
+        per_doc: list[dict[str, list[Span]]] = [{} for _ in texts]
+        shares = work_shares([self.members[n] for n in self.order])
+        done = 0.0
+        for n, share in zip(self.order, shares):
+            if progress:
+                progress(n)
+            member = self.members[n]
+            if fraction is not None and reports_progress(member):
+
+                def within(f: float, base: float = done, share: float = share) -> None:
+                    fraction(min(1.0, base + share * f))
+
+                results = member.detect_many(list(texts), progress=within)
+            else:
+                results = member.detect_many(list(texts))
+            done += share
+            if fraction is not None:
+                fraction(min(1.0, done))
+            for i, spans in enumerate(results):
+                per_doc[i][n] = [s.with_(source=n) if s.source != n else s for s in spans]
+        return per_doc
+
+    def detect(self, text: str) -> list[Span]:
+        return self.detect_many([text])[0]
+
+    def detect_many(self, texts: Sequence[str]) -> list[list[Span]]:
+        return [self.combine(t, ms) for t, ms in zip(texts, self.member_spans(texts))]
+
+    # -- combining ----------------------------------------------------------------------
+    def combine(self, text: str, by_member: dict[str, list[Span]], strategy: Strategy | str | None = None) -> list[Span]:
+        strategy = Strategy(strategy or self.config.strategy)
+        toks = words(text)
+        if not toks:
+            return []
+        names = [n for n in self.order if n in by_member]
+        votes = token_votes(toks, {n: by_member[n] for n in names})
+        decided: list[Decision | None] = []
+        for t in range(len(toks)):
+            tv = {n: votes[n][t] for n in names if votes[n][t] is not None}
+            decided.append(self._decide(tv, names, strategy))
+        member_spans = {n: by_member[n] for n in names}
+        if self.config.trust_validated:
+            decided = accept_validated(toks, decided, member_spans)
+        decided = accept_whole(text, toks, decided, member_spans, self.config.whole_span_categories)
+        spans = rebuild_spans(text, toks, decided, by_member)
+        if self.guard is not None:
+            firm = [s for s in spans if any(getattr(self.members.get(m), "authoritative", False) for m in s.members)]
+            spans = sort_spans(firm + self.guard.filter(text, [s for s in spans if s not in firm]))
+        # No identifier or name left in pieces; after the guard, so a piece it drops does not
+        # stop a neighbour's widening.
+        spans = complete(text, spans)
+        if self.propagator is not None:
+            spans = self.propagator.propagate(text, spans)
+        return spans
+
+    def _decide(self, tv: dict[str, Span], names: list[str], strategy: Strategy) -> Decision | None:
+        if not tv:
+            return None
+        if strategy is Strategy.UNION:
+            best = next(n for n in names if n in tv)
+            return Decision(tv[best].category, max(s.score for s in tv.values()), best, tv[best])
+        if strategy is Strategy.MAJORITY:
+            n_yes, n_all = len(tv), len(names)
+            # the configured tie-breaker, or the most trusted member when it is not loaded
+            tb = self.config.tie_breaker if self.config.tie_breaker in names else names[0]
+            if 2 * n_yes < n_all or (2 * n_yes == n_all and tb not in tv):
+                return None
+            counts: dict[Category, int] = {}
+            for s in tv.values():
+                counts[s.category] = counts.get(s.category, 0) + 1
+            top = max(counts.values())
+            cats = [c for c, k in counts.items() if k == top]
+            if len(cats) > 1 and tb in tv and tv[tb].category in cats:
+                cat = tv[tb].category
+            else:
+                cat = next(tv[n].category for n in names if n in tv and tv[n].category in cats)
+            src = next(n for n in names if n in tv and tv[n].category == cat)
+            return Decision(cat, float(np.mean([s.score for s in tv.values()])), src, tv[src])
+        # soft vote: each member counts with its weight for the category it gives the word
+        p = sum(self.weight(n, s.category) * s.score for n, s in tv.items())
+        if p < self.config.threshold:
+            return None
+        per_cat: dict[Category, float] = {}
+        for n, s in tv.items():
+            per_cat[s.category] = per_cat.get(s.category, 0.0) + self.weight(n, s.category) * s.score
+        cat = max(per_cat, key=per_cat.get)
+        src = max((n for n in tv if tv[n].category == cat), key=lambda n: self.weight(n, cat) * tv[n].score)
+        return Decision(cat, float(min(1.0, p)), src, tv[src])
