@@ -12,7 +12,7 @@ import docx
 import numpy as np
 import pytest
 from docx.shared import Inches
-from PIL import Image, ImageDraw, ImageFont, PngImagePlugin
+from PIL import Image, PngImagePlugin
 
 from deid_desktop.core.detect.ensemble import Ensemble
 from deid_desktop.core.documents.export import export_document
@@ -20,39 +20,13 @@ from deid_desktop.core.documents.ingest import load_document
 from deid_desktop.core.documents.ocr import tesseract_missing
 from deid_desktop.core.paths import resource
 
-from .batch_helpers import deidentify_once
+from .ocr_helpers import CLINICAL, PHI, deidentify_once, form_picture
 from .docfactory import find_leaks, replacements_for
 
 pytestmark = pytest.mark.skipif(tesseract_missing() is not None, reason="Tesseract OCR is not installed")
 
 RULES = str(resource("ensembles", "rules_only.toml"))
-FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-FORM = [
-    "REFERRAL FORM",
-    "Patient: Aroha Ngata",
-    "NHI: ZAC5361",
-    "Phone: (04) 385 5999",
-    "Reason: diabetes review",
-    "Please book a referral to the clinic.",
-]
-PHI = ["Aroha", "Ngata", "ZAC5361", "385 5999"]
-CLINICAL = ["referral", "diabetes"]
 BODY = "Clinic note. The referral form we received is attached below."
-
-
-def _form(*, angle: float = 1.5, seed: int = 3) -> Image.Image:
-    """The form as a phone or scanner gives it: 32 px type (about 11 pt at 300 dpi), turned
-    a little, with speckle."""
-    page = Image.new("RGB", (1500, 620), "white")
-    draw = ImageDraw.Draw(page)
-    font = ImageFont.truetype(FONT, 32)
-    for i, line in enumerate(FORM):
-        draw.text((80, 60 + 80 * i), line, fill=(20, 20, 20), font=font)
-    page = page.rotate(angle, resample=Image.Resampling.BICUBIC, fillcolor="white")
-    rnd, px = random.Random(seed), page.load()
-    for _ in range(int(page.width * page.height * 0.002)):
-        px[rnd.randrange(page.width), rnd.randrange(page.height)] = (0, 0, 0)
-    return page
 
 
 def _png_with_metadata(image: Image.Image) -> bytes:
@@ -94,7 +68,7 @@ def _ocr_text(picture: bytes) -> str:
 @pytest.fixture(scope="module")
 def note_path(tmp_path_factory):
     path = tmp_path_factory.mktemp("note") / "note.docx"
-    path.write_bytes(_docx(_png_with_metadata(_form())))
+    path.write_bytes(_docx(_png_with_metadata(form_picture())))
     return path
 
 

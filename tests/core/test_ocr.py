@@ -21,7 +21,7 @@ from deid_desktop.core.documents.ocr import low_confidence_spans, tesseract_miss
 from deid_desktop.core.errors import IngestError
 from deid_desktop.core.paths import resource
 
-from .batch_helpers import deidentify_once
+from .ocr_helpers import deidentify_once
 from .docfactory import find_leaks, pdf_stream_bytes, replacements_for
 
 pytestmark = pytest.mark.skipif(tesseract_missing() is not None, reason="Tesseract OCR is not installed")

@@ -13,7 +13,7 @@ import random
 import numpy as np
 import pikepdf
 import pytest
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image
 
 from deid_desktop.core.detect.ensemble import Ensemble
 from deid_desktop.core.documents.export import export_document
@@ -21,13 +21,12 @@ from deid_desktop.core.documents.ingest import load_document
 from deid_desktop.core.documents.ocr import tesseract_missing
 from deid_desktop.core.paths import resource
 
-from .batch_helpers import deidentify_once
+from .ocr_helpers import CLINICAL, PHI, deidentify_once, form_picture
 from .docfactory import find_leaks, pdf_stream_bytes, replacements_for
 
 pytestmark = pytest.mark.skipif(tesseract_missing() is not None, reason="Tesseract OCR is not installed")
 
 RULES = str(resource("ensembles", "rules_only.toml"))
-FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 LETTER = [
     "Wellington Regional Hospital",
     "Discharge summary",
@@ -37,32 +36,8 @@ LETTER = [
 ]
 AFTER = "Plan: review in clinic in six weeks."
 TEXT_PHI = ["Mere Parata", "PRP1660"]
-FORM = [
-    "REFERRAL FORM",
-    "Patient: Aroha Ngata",
-    "NHI: ZAC5361",
-    "Phone: (04) 385 5999",
-    "Reason: diabetes review",
-    "Please book a referral to the clinic.",
-]
-PHI = ["Aroha", "Ngata", "ZAC5361", "385 5999"]
-CLINICAL = ["referral", "diabetes"]
 # where the form is drawn on the page (points, PDF coordinates: origin bottom-left)
 FORM_X, FORM_Y, FORM_W = 72, 400, 360
-
-
-def _form() -> Image.Image:
-    """The form as a phone or scanner gives it: 32 px type, turned a little, with speckle."""
-    page = Image.new("RGB", (1500, 620), "white")
-    draw = ImageDraw.Draw(page)
-    font = ImageFont.truetype(FONT, 32)
-    for i, line in enumerate(FORM):
-        draw.text((80, 60 + 80 * i), line, fill=(20, 20, 20), font=font)
-    page = page.rotate(1.5, resample=Image.Resampling.BICUBIC, fillcolor="white")
-    rnd, px = random.Random(3), page.load()
-    for _ in range(int(page.width * page.height * 0.002)):
-        px[rnd.randrange(page.width), rnd.randrange(page.height)] = (0, 0, 0)
-    return page
 
 
 def _jpeg_with_exif(image: Image.Image) -> bytes:
@@ -80,7 +55,7 @@ def letter_pdf() -> bytes:
     from reportlab.lib.utils import ImageReader
     from reportlab.pdfgen.canvas import Canvas
 
-    form = _form()
+    form = form_picture()
     buf = io.BytesIO()
     c = Canvas(buf, pagesize=(595.28, 841.89))
     c.setFont("Helvetica", 12)
