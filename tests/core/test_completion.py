@@ -67,3 +67,20 @@ def test_other_categories_are_left_as_they_are():
 @pytest.mark.parametrize("text, part", [("02:49  152/88   106i", "152"), ("(RRSO) by 35-40, or now", "35")])
 def test_numbers_joined_to_numbers_are_not_one_identifier(text, part):
     assert found(text, [span(text, part, Category.ID)]) == [part]
+
+
+@pytest.mark.parametrize(
+    "text, part, whole",
+    [
+        ("Partner is a warehouse forklift driver on nights", "warehouse forklift", "warehouse forklift driver"),
+        ("she's a line supervisor at the plant", "line", "line supervisor"),
+        ("Retired dairy farm relief milker", "dairy farm relief", "dairy farm relief milker"),
+    ],
+)
+def test_a_job_cut_before_its_last_word_gets_it(text, part, whole):
+    assert found(text, [span(text, part, Category.PROFESSION)]) == [whole]
+
+
+def test_a_job_is_not_widened_past_a_word_that_names_no_job():
+    text = "Works in forestry near the river"
+    assert found(text, [span(text, "forestry", Category.PROFESSION)]) == ["forestry"]

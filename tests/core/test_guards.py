@@ -68,8 +68,9 @@ def test_people_and_places_outside_clinical_terms_stay(guard, text, word):
 def test_only_names_places_and_organisations_are_guarded(guard):
     text = "Parkinson's disease since 2019."
     date = Span(text.index("2019"), text.index("2019") + 4, Category.DATE, source="test")
-    # (a profession: the value guards below drop an age with no number in it)
-    inside = Span(0, 9, Category.PROFESSION, source="test")
+    # (an identifier: the value guards below drop an age with no number in it and a
+    # profession that names no job)
+    inside = Span(0, 9, Category.ID, source="test")
     assert guard.filter(text, [date, inside]) == [date, inside]
 
 
@@ -378,5 +379,107 @@ def test_a_habit_is_no_profession(guard, text, value):
     ],
 )
 def test_jobs_a_model_finds_stay(guard, text, value):
+    span = span_of(text, value, Category.PROFESSION)
+    assert guard.filter(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Review in clinic 3/52 with bloods", "3/52", Category.DATE),  # no month is 52
+        ("Wound check follow-up 2/12 at the practice", "2/12", Category.DATE),
+        ("Cough ~4/7 days, no fever", "4/7", Category.DATE),
+        ("Now 5/52 post op, walking well", "5/52", Category.DATE),
+        ("Dose given @ 2/12 as scheduled", "2/12", Category.DATE),
+        ("Glucose test at 26-28/40 booked", "26-28/40", Category.DATE),
+        ("Anti-D planned 28/40", "28/40", Category.AGE),
+        ("Knee pain 3/52, worse on stairs", "3", Category.AGE),  # the numerator of a fraction
+    ],
+)
+def test_fractions_of_a_week_or_month_and_gestations_are_no_dates(guard, text, value, category):
+    assert guard.filter(text, [span_of(text, value, category)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Seen Fri 4/7 at 11:00 with whanau", "4/7"),  # a weekday says it is a day
+        ("DOB 4/52 per old record", "4/52"),
+        ("Next appointment 12/3 at 9am", "12/3"),
+        ("Bloods taken 3/12, results to follow", "3/12"),  # a US date: no duration word near
+    ],
+)
+def test_dates_written_like_fractions_stay(guard, text, value):
+    span = span_of(text, value, Category.DATE)
+    assert guard.filter(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Referred under the Mental Health Act 2007, s.12 applies", "12", Category.AGE),
+        ("See para 14 of the report", "14", Category.DATE),
+        ("Lives with husband and 3 children aged 4 to 11", "3", Category.AGE),
+        ("Prior CABG x4 in the nineties", "x4", Category.ID),
+        ("Walked in the snow, 25F outside this morning", "25F", Category.AGE),
+        ("as described by Hartley et al. in the trial", "Hartley", Category.NAME),
+    ],
+)
+def test_references_counts_temperatures_and_cited_authors_are_no_phi(guard, text, value, category):
+    assert guard.filter(text, [span_of(text, value, category)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Patient 64F, DOB 02/02/1960, seen today", "64F", Category.AGE),
+        ("Lives with her 2 children; she is 34", "34", Category.AGE),
+        ("Seen with Dr Hartley in clinic", "Hartley", Category.NAME),
+    ],
+)
+def test_ages_and_names_beside_those_shapes_stay(guard, text, value, category):
+    span = span_of(text, value, category)
+    assert guard.filter(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [("Repeat CBC and CMP in a week", "CBC"), ("Admitted with NSTEMI overnight", "NSTEMI"), ("Interpreter booked via TIS", "TIS"),
+     ("Hyponatraemia, likely SIADH/CKD", "SIADH/CKD")],
+)
+def test_clinical_abbreviations_in_capitals_are_no_names(guard, text, value):
+    assert guard.filter(text, [span_of(text, value, Category.NAME)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [("Seen by RA on the ward", "RA"), ("Discussed with Cbc Miller", "Cbc Miller"), ("Referred to Dr NICE", "NICE")],
+)
+def test_initials_mixed_case_words_and_titled_capitals_stay_names(guard, text, value):
+    span = span_of(text, value, Category.NAME)
+    assert guard.filter(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Eats white rice most nights", "rice"),
+        ("Cuts firewood with chainsaws on weekends", "chainsaws"),
+        ("Injured at the forestry block", "forestry"),
+    ],
+)
+def test_a_profession_that_names_no_job_is_dropped(guard, text, value):
+    assert guard.filter(text, [span_of(text, value, Category.PROFESSION)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Dad works as a helicopter pilot", "helicopter pilot"),
+        ("Partner is a warehouse forklift driver", "warehouse forklift"),  # the head follows: completion takes it
+        ("Retired stonemason", "stonemason"),
+    ],
+)
+def test_a_profession_that_is_or_starts_a_job_stays(guard, text, value):
     span = span_of(text, value, Category.PROFESSION)
     assert guard.filter(text, [span]) == [span]

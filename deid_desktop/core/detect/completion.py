@@ -6,7 +6,8 @@ identifies the patient. Measured on the development notes, most partial finds we
 kind: record numbers with a letter prefix (``CR-23-004417``, ``SEH-23-0612``) and
 double-barrelled surnames. A span of these categories is widened to the whole hyphen- or
 slash-joined token it lies in, and a phone number that has its closing bracket gets the
-opening one.
+opening one. A job cut before its last word ("packhouse forklift" of "packhouse forklift
+driver") gets that word.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Iterable
 
 from ..categories import Category
 from ..spans import Span, sort_spans
+from .guards import job_end
 
 # What may join the parts of one value without a space.
 _JOINER = "-/"
@@ -67,6 +69,13 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
     ordered = sort_spans(spans)
     out: list[Span] = []
     for i, s in enumerate(ordered):
+        if s.category is Category.PROFESSION:
+            end = job_end(text, s)
+            nxt = ordered[i + 1] if i + 1 < len(ordered) else None
+            if end is not None and end > s.end and (nxt is None or end <= nxt.start or nxt.category is s.category):
+                s = s.with_(end=end)
+            out.append(s)
+            continue
         if s.category not in COMPLETED:
             out.append(s)
             continue

@@ -15,6 +15,10 @@ ordinal no day can be ("50th centile"), nor two numbers that no date can be ("4/
 code ("S62.6"), a code on a line of SNOMED, ICD, Read or procedure codes, or a gene variant
 ("c.4388T>G", "BRAF V600E") is no record number; a "contact" without a digit, "@" or a dot is no contact;
 and a lone word that only says what kind of body it is ("Clinic", "Audiology") names none.
+A fraction of a week ("review 2/52") is no date, a section of an act ("s.28"), a count of
+people ("4 children") or of times ("x3") no age or identifier, a cited author ("Cooper et al.")
+and a clinical abbreviation in capitals ("NSTEMI") no name, and a profession must name a job
+("rice" and "forestry" name none).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from typing import Iterable
 
 from ..categories import Category
 from ..spans import Span
-from .lexicons import guard_terms
+from .lexicons import clinical_acronyms, guard_terms, professions
 
 GUARDED_CATEGORIES = frozenset({Category.NAME, Category.LOCATION, Category.ORGANIZATION})
 
@@ -68,10 +72,29 @@ _SCORE_LABEL = re.compile(
     r"rated|scored|out of)[\s:=]*(?:[RL]\s*)?$",
     re.IGNORECASE,
 )
-# UK shorthand for a span of days, weeks or months: "for 7/7", "x 3/52", "over 6/12"
-_DURATION_LABEL = re.compile(r"(?:for|x|over|within|past|last|in|after|every|q|next)\s*$", re.IGNORECASE)
-_AGO_AFTER = re.compile(r"\s*(?:ago|later|post|time)\b", re.IGNORECASE)
-_DURATION = re.compile(r"\d{1,2}/(?:7|52|12)")
+# UK shorthand for a span of days, weeks or months: "for 7/7", "x 3/52", "over 6/12",
+# "review 2/52", "~5/7 days", "6/52 post op". Of 20 such fractions in the 51 hand-written
+# notes one was a date, and a weekday stood before it ("Fri 5/7").
+_DURATION_LABEL = re.compile(
+    r"(?:\b(?:for|x|over|within|past|last|in|after|every|q|next|review|visit|follow[\s-]?up|f/?u|repeat|recheck|"
+    r"approx\.?|about)|~|@)\s*$",
+    re.IGNORECASE,
+)
+_AGO_AFTER = re.compile(r"\s*(?:ago|later|post|time|days?|weeks?|months?|hx|history|dose|old)\b", re.IGNORECASE)
+_DURATION = re.compile(r"(\d{1,2})/(7|52|12)")
+# Before "n/52" only a birth says it may be a month and a year ("DOB 4/52").
+_BIRTH_BEFORE = re.compile(r"\b(?:DOB|D\.O\.B|born|birth)\b\W*$", re.IGNORECASE)
+
+
+def _is_duration(text: str, span: Span, value: str, before: str) -> bool:
+    """A fraction of a week, a month or a year: "2/52" (no month has 52 weeks' number), or
+    "3/7" and "6/12" with a label or a unit word that says a span of time."""
+    m = _DURATION.fullmatch(value)
+    if m is None or int(m.group(1)) > int(m.group(2)) or int(m.group(1)) == 0:
+        return False
+    if m.group(2) == "52":
+        return not _BIRTH_BEFORE.search(before)
+    return bool(_DURATION_LABEL.search(before) or _AGO_AFTER.match(text, span.end))
 _FRACTION = re.compile(r"\d{1,2}\s*/\s*\d{1,2}(?:\s+\d{1,2}\s*/\s*\d{1,2})?")
 _ORDINAL = re.compile(r"(\d{1,3})(?:st|nd|rd|th)", re.IGNORECASE)
 # A row of an eye examination: "VA (unaided)   6/12   6/18", "BCVA R 6/7.5 L 6/9.5". Snellen
@@ -159,8 +182,8 @@ _TOOTH = re.compile(r"(?:[UL][RL]\s?[1-8][A-E]?|[1-4][1-8]|[5-8][1-5])")
 _DENTAL_BEFORE = re.compile(r"\b(?:tooth|teeth|molar|premolar|incisor|canine|wisdom|extraction of|extract|XLA|RCT|crown on|filling)\b\W*$", re.IGNORECASE)
 
 
-# A gestation: "28/40", "13+2/40", "36+5".
-_GESTATION = re.compile(r"\d{1,2}(?:\+\d)?\s*/\s*40|\d{1,2}\+[0-6]")
+# A gestation or a range of them: "28/40", "13+2/40", "36+5", "24-28/40".
+_GESTATION = re.compile(r"\d{1,2}(?:\+\d)?(?:\s*[-–]\s*\d{1,2}(?:\+\d)?)?\s*/\s*40|\d{1,2}\+[0-6]")
 # A score's value right after its label: "K10 24", "PHQ-9 12", "MoCA 26", "NEWS2 5".
 _SCORE_VALUE_BEFORE = re.compile(
     r"\b(?:K10|K-10|PHQ-?9|PHQ-?2|GAD-?7|AUDIT(?:-C)?|NEWS2?|PEWS|MEWS|MoCA|MMSE|AMTS|ACE-?III|GCS|ESS|EPDS|"
@@ -265,6 +288,110 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
     return False
 
 
+# A reference into a law or a document: "Coroners Act 2003, s.28", "reg 12", "para 4".
+_SECTION_BEFORE = re.compile(r"\b(?:s|ss|sec|sect|section|reg|regulation|cl|clause|para|paragraph|art|article|rule|sch|schedule|p|pp|page)\.?\s*$", re.IGNORECASE)
+# A count of people, not their age: "4 children aged 7 to 15", "2 sisters".
+_PEOPLE_AFTER = re.compile(
+    r"\s+(?:children|kids|sons|daughters|grandchildren|grandkids|siblings|brothers|sisters|boys|girls|"
+    r"dependants|dependents|people|adults|staff|friends|cousins)\b",
+    re.IGNORECASE,
+)
+# A temperature in Fahrenheit, not a 28-year-old woman: "cold, 28F outside".
+_WEATHER_NEAR = re.compile(r"\b(?:cold|hot|warm|freezing|weather|temp\w*|outside|outdoors|degrees?)\b", re.IGNORECASE)
+# "Cooper et al.": an author cited, not a person in the care.
+_ET_AL_AFTER = re.compile(r"\s*(?:et\.?\s*al\b|and\s+colleagues\b|\(\d{4}\))")
+
+
+def _is_not_a_persons_number(text: str, span: Span) -> bool:
+    """Numbers and names that point elsewhere: the numerator of a fraction read as an age
+    ("6" of "6/52"), a section of an act ("s.28"), a count of people ("4 children"), a count
+    of times ("CABG x3"), a temperature ("28F outside"), a cited author ("Cooper et al.")."""
+    value = text[span.start : span.end]
+    if span.category == Category.NAME:
+        return _ET_AL_AFTER.match(text, span.end) is not None
+    if span.category not in (Category.AGE, Category.DATE, Category.ID):
+        return False
+    if span.category == Category.ID and re.fullmatch(r"[x×]\d{1,2}", value) and not text[span.end : span.end + 1].isalnum():
+        return True
+    if not _BARE_NUMBER.fullmatch(value):
+        if span.category == Category.AGE and re.fullmatch(r"\d{1,3}F", value):
+            near = text[max(0, span.start - 20) : span.start] + text[span.end : span.end + 20]
+            return _WEATHER_NEAR.search(near) is not None
+        return False
+    if _SECTION_BEFORE.search(text, max(0, span.start - 12), span.start):
+        return True
+    if span.category == Category.AGE:
+        if re.match(r"\s*/\s*\d", text[span.end : span.end + 4]):
+            return True
+        return _PEOPLE_AFTER.match(text, span.end) is not None
+    return False
+
+
+# Two-letter abbreviations are left alone: they are as often a colleague's initials.
+_ACRONYM_PARTS = re.compile(r"[^\s/,&+]+")
+
+
+def _only_acronyms(text: str, span: Span) -> bool:
+    """A name, place or organisation made only of clinical abbreviations in capitals ("CBC",
+    "NSTEMI", "TIS"), unless a title stands before it."""
+    if span.category not in GUARDED_CATEGORIES:
+        return False
+    parts = _ACRONYM_PARTS.findall(text, span.start, span.end)
+    known = clinical_acronyms()
+    if any(len(p.strip(".()")) < 3 for p in parts):
+        return False  # two capitals may be someone's initials ("RA", "TG")
+    if not parts or not all(p.strip(".()") in known or (p.endswith("s") and p[:-1] in known) for p in parts):
+        return False
+    return not _TITLE_BEFORE.search(text[max(0, span.start - 20) : span.start])
+
+
+# The last word of a job: a listed occupation's last word, or a word made like a job's name
+# ("-er", "-ist", "-ian", "-man"...). "rice", "forestry", "chainsaws", "mowing" are none.
+_JOB_ENDING = re.compile(
+    r"(?:er|or|ist|ian|man|men|woman|women|ant|ent|eur|euse|ess|wright|smith|hand|maid|keeper|ee|ie|ic|ive|ary|ster|ress|ier|yer|mason|nurse|pilot|chef|cook|vet|guard|aide|staff|crew)s?$",
+)
+
+
+@lru_cache(maxsize=1)
+def _job_words() -> frozenset[str]:
+    return frozenset(p.split()[-1] for p in professions())
+
+
+def names_a_job(word: str) -> bool:
+    """Whether ``word`` can end a job's name: a listed occupation's last word, or a word
+    made like one ("packer", "foreman", "pilot")."""
+    last = word.casefold()
+    singular = last[:-1] if last.endswith("s") else last
+    return last in _job_words() or singular in _job_words() or _JOB_ENDING.search(last) is not None
+
+
+_NEXT_WORD = re.compile(r"[ \t]+([a-z][a-z'’-]*)")
+
+
+def job_end(text: str, span: Span) -> int | None:
+    """Where the job in a PROFESSION span ends: the span's own end when its last word names a
+    job, the end of one of the next two lower-case words when that one does ("packhouse
+    forklift" + "driver"), else None."""
+    words = re.findall(r"[A-Za-z][A-Za-z'’-]*", text[span.start : span.end])
+    if words and names_a_job(words[-1]):
+        return span.end
+    at = span.end
+    for _ in range(2):
+        m = _NEXT_WORD.match(text, at)
+        if m is None:
+            return None
+        if names_a_job(m.group(1)):
+            return m.end()
+        at = m.end()
+    return None
+
+
+def _is_no_job(text: str, span: Span) -> bool:
+    """A PROFESSION that names nothing a person does for a living ("rice", "chainsaws",
+    "forestry"), and is not the first words of a job either."""
+    return span.category == Category.PROFESSION and job_end(text, span) is None
+
+
 # How far back "the line" reaches: a text of one huge line made every span search it all.
 _LINE_REACH = 200
 
@@ -288,7 +415,7 @@ def _is_not_a_date_or_id(text: str, span: Span) -> bool:
         line_start = _line_start(text, span.start)
         if _SNELLEN.fullmatch(value) and _ACUITY_LINE.search(text, line_start, span.start):
             return True
-        if _DURATION.fullmatch(value) and (_DURATION_LABEL.search(before) or _AGO_AFTER.match(text, span.end)):
+        if _is_duration(text, span, value, before):
             return True
         if _no_date_reading(value):
             return True
@@ -429,6 +556,9 @@ class ClinicalTermGuard:
             and not _is_not_anyones(text, s)
             and not _has_no_date_or_age_in_it(text, s)
             and not _is_a_habit(text, s)
+            and not _is_not_a_persons_number(text, s)
+            and not _only_acronyms(text, s)
+            and not _is_no_job(text, s)
             and not (s.category == Category.ORGANIZATION and _only_kind_word(text[s.start : s.end]))
             and (s.category not in GUARDED_CATEGORIES or not self.covers(text, s.start, s.end))
         ]

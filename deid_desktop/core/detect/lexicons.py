@@ -91,6 +91,12 @@ def professions() -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1)
+def clinical_acronyms() -> frozenset[str]:
+    """Clinical abbreviations, services and bodies written in capitals, exact case."""
+    return frozenset(read_list(_dictionaries() / "clinical_acronyms.txt"))
+
+
+@lru_cache(maxsize=1)
 def guard_terms() -> tuple[str, ...]:
     """Eponyms, scores, clinical terms and drug names from every list in ``resources/guards``."""
     folder = resources_dir() / "guards"
