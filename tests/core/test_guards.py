@@ -444,7 +444,7 @@ def test_ages_and_names_beside_those_shapes_stay(guard, text, value, category):
 
 @pytest.mark.parametrize(
     "text, value",
-    [("Repeat CBC and CMP in a week", "CBC"), ("Admitted with NSTEMI overnight", "NSTEMI"), ("Interpreter booked via TIS", "TIS"),
+    [("Repeat CBC and CMP in a week", "CBC"), ("Admitted with NSTEMI overnight", "NSTEMI"), ("Referred to CAMHS", "CAMHS"),
      ("Hyponatraemia, likely SIADH/CKD", "SIADH/CKD")],
 )
 def test_clinical_abbreviations_in_capitals_are_no_names(guard, text, value):
@@ -482,4 +482,29 @@ def test_a_profession_that_names_no_job_is_dropped(guard, text, value):
 )
 def test_a_profession_that_is_or_starts_a_job_stays(guard, text, value):
     span = span_of(text, value, Category.PROFESSION)
+    assert guard.filter(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Interpreter: Tigrinya, booked for 2pm", "Tigrinya", Category.NAME),
+        ("Languages at home: Punjabi and English", "Punjabi", Category.LOCATION),
+        ("Mr Abiodun, Consultant Vascular Surgeon, Ward 9", "Consultant Vascular Surgeon", Category.ORGANIZATION),
+        ("reviewed by the Clinical Nurse Specialist today", "Clinical Nurse Specialist", Category.NAME),
+    ],
+)
+def test_languages_and_clinicians_roles_are_no_names_or_bodies(guard, text, value, category):
+    assert guard.filter(text, [span_of(text, value, category)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Seen with her daughter Karen today", "Karen", Category.NAME),  # a language too, but a first name
+        ("Letter to Wellington Surgical Group", "Wellington Surgical Group", Category.ORGANIZATION),
+    ],
+)
+def test_names_and_practices_near_those_words_stay(guard, text, value, category):
+    span = span_of(text, value, category)
     assert guard.filter(text, [span]) == [span]

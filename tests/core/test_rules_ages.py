@@ -102,3 +102,11 @@ def test_family_history_ages_are_validated_by_their_event_word_or_a_pedigree_row
 def test_the_age_in_brackets_after_a_date_of_birth(text, age):
     found = {text[s.start : s.end]: s.validated for s in run("age", text)}
     assert found.get(age) is True
+
+
+def test_age_and_sex_on_a_line_that_identifies_the_patient_is_validated():
+    text = "DOB 03/03/1951   73F   Wt 60 kg\nWaiting room: 30M with a cough"
+    spans = run("age", text)
+    found = {text[s.start : s.end]: s.validated for s in spans}
+    assert found["73"] is True
+    assert found.get("30") is False  # no identity on that line: the models decide

@@ -90,3 +90,19 @@ def test_a_weekday_belongs_to_the_date_after_it(text, expected):
 @pytest.mark.parametrize("text", ["Antibiotics for 5/7 then review.", "Sunday lunch with family.", "Mon-Fri 9 to 5."])
 def test_a_weekday_alone_or_a_duration_is_no_date(text):
     assert texts("date", text) == []
+
+
+@pytest.mark.parametrize(
+    "text, month",
+    [("HbA1c repeat October.", "October"), ("Family trip in Dec, back after", "Dec"), ("Power cut ~April (bill owing)", "April"),
+     ("Last seen in june by the GP", "june")],
+)
+def test_a_month_alone_after_a_time_word_is_a_validated_date(text, month):
+    spans = run("date", text)
+    assert [text[s.start : s.end] for s in spans] == [month]
+    assert spans[0].validated
+
+
+@pytest.mark.parametrize("text", ["Symptoms may improve in may cases", "in march formation", "Patient may go home"])
+def test_may_and_march_in_lower_case_are_verbs(text):
+    assert texts("date", text) == []

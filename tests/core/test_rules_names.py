@@ -132,3 +132,33 @@ def test_callers_relatives_in_brackets_and_initialled_sign_offs():
 def test_an_initial_and_a_known_surname_in_prose():
     assert texts("dictionary_name", "Discussed with J. Kowalski on the ward.") == ["J. Kowalski"]
     assert texts("dictionary_name", "Vitamin B. Stable overnight. A. Fib noted.") == []
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Booking confirmed by text message. KW\n", ["KW"]),
+        ("Plan as above, leaflet given.\n\nMBRT\n", ["MBRT"]),
+        ("Call back if worse.\n-PL\n----------\nFrom: clinic", ["PL"]),
+        ("Discussed with registrar. JN\n", ["JN"]),
+        ("Reg on call: FO / bleep 3312", ["FO"]),
+        ("Nurse in charge: WT ext 2290.", ["WT"]),
+    ],
+)
+def test_initials_that_sign_a_note_or_carry_a_bleep_are_names(text, expected):
+    spans = run("signature_name", text)
+    assert [text[s.start : s.end] for s in spans] == expected
+    assert all(s.validated for s in spans)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Chest clear. NAD\n",  # a clinical abbreviation
+        "Assessment complete.\nPLAN\n\nReview in a week",  # a heading
+        "Obs stable, ECG\nto follow tomorrow",  # more text follows on the next line
+        "BP 120/80, sats 98% on RA. Plan to discharge",  # not at the end of a line
+    ],
+)
+def test_abbreviations_headings_and_mid_text_capitals_are_not_initials(text):
+    assert texts("signature_name", text) == []

@@ -103,3 +103,22 @@ def test_an_adverb_between_works_and_as_still_opens_the_job():
 
 def test_a_good_cook_keeps_only_the_job():
     assert texts("profession", "She is a good cook and a keen gardener.") == ["cook"]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Mum (she's a line supervisor) collected her", ["line supervisor"]),
+        ("i work nights i am packer there", ["packer"]),
+        ("Role: HGV class 2 driver (days)", ["HGV class 2 driver"]),
+        ("Works as a\n  lorry mechanic at the depot", ["lorry mechanic"]),
+        ("says he is a\n   road crew foreman, away a lot", ["road crew foreman"]),
+    ],
+)
+def test_jobs_after_am_shes_a_role_and_a_line_break(text, expected):
+    assert texts("profession", text) == expected
+
+
+@pytest.mark.parametrize("text", ["Spoke to Dr Roe's nurse about the dressing", "Position: supine, arms by side"])
+def test_a_possessive_or_a_position_is_no_job_context(text):
+    assert texts("profession", text) == []

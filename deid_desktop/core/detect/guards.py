@@ -159,11 +159,29 @@ def _inside(rx: re.Pattern[str], text: str, span: Span, reach: int = 24) -> bool
 _TITLE_WORD = re.compile(r"[A-Za-z]{3,}(?:ologist|ician|iatrist|ographer|apist|ometrist|ogist)s?")
 
 
+# A clinician's role written in title case after a name: "Consultant Colorectal Surgeon",
+# "Clinical Nurse Specialist". Read as an organisation or a name; it names neither.
+_ROLE_HEAD = frozenset("surgeon physician registrar consultant specialist practitioner therapist nurse midwife pharmacist".split())
+_ROLE_WORDS = frozenset("consultant senior junior clinical specialist general advanced charge staff lead associate".split())
+
+
 def _is_job_title(text: str, span: Span) -> bool:
-    if span.category != Category.NAME:
+    if span.category not in (Category.NAME, Category.ORGANIZATION):
         return False
-    parts = text[span.start : span.end].split()
-    return bool(parts) and all(_TITLE_WORD.fullmatch(p.strip(",.;:()")) for p in parts)
+    parts = [p.strip(",.;:()") for p in text[span.start : span.end].split()]
+    if not parts:
+        return False
+    if span.category == Category.NAME and all(_TITLE_WORD.fullmatch(p) for p in parts):
+        return True
+    # the head ends it; the words before it say what kind ("Colorectal", "Clinical Nurse")
+    return parts[-1].casefold() in _ROLE_HEAD and all(
+        p.casefold() in _ROLE_WORDS or p.casefold() in _ROLE_HEAD or _TITLE_WORD.fullmatch(p) or p.islower() or _CLINICAL_ADJECTIVE.fullmatch(p)
+        for p in parts[:-1]
+    )
+
+
+# Adjectives of specialties: "Colorectal", "Vascular", "Paediatric", "Orthopaedic".
+_CLINICAL_ADJECTIVE = re.compile(r"[A-Z][a-z]+(?:al|ic|ar|ary|ive)")
 
 
 # Dates that belong to a product, not a person: "Batch AB123 exp 03/2026", "use by 12/25".
@@ -333,7 +351,7 @@ _ACRONYM_PARTS = re.compile(r"[^\s/,&+]+")
 
 def _only_acronyms(text: str, span: Span) -> bool:
     """A name, place or organisation made only of clinical abbreviations in capitals ("CBC",
-    "NSTEMI", "TIS"), unless a title stands before it."""
+    "NSTEMI", "CAMHS"), unless a title stands before it."""
     if span.category not in GUARDED_CATEGORIES:
         return False
     parts = _ACRONYM_PARTS.findall(text, span.start, span.end)

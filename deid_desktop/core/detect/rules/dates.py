@@ -33,8 +33,14 @@ _ISO = re.compile(r"(?<![\w./-])((?:19|20)\d{2})([/.-])(\d{1,2})\2(\d{1,2})(?![\
 _COMPACT = re.compile(r"(?<![\w./-])((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?![\w/]|[.-]\d)")
 _DAY_SLASH_MONTH = re.compile(r"(?<![\w./-])(\d{1,2})/(\d{1,2})(?![\w/]|[.-]\d)")
 _YEAR_ALONE = re.compile(r"(?<![\w./-])((?:19|20)\d{2})(?![\w/]|[.-]\d)")
+# A month alone after a word that places something in time ("since March", "repeat July",
+# "~May", "in Dec"): a date element of its own. Lower case only for the months that are no
+# verbs ("in june"); abbreviations in title case.
+_LOWER_MONTHS = [w.lower() for w in _MONTH_WORDS[:12] if w not in ("May", "March")]
 _IN_MONTH = re.compile(
-    rf"\b(?:in|since|during|until|till|by|from|early|mid|late|last|next|this|before|after)[\s-]+({_FULL_MONTH})"
+    r"(?:\b(?:in|since|during|until|till|by|from|early|mid|late|last|next|this|before|after|repeat|due|around|"
+    r"end\s+of|start\s+of|beginning\s+of)[\s-]+|~\s*)"
+    rf"({_FULL_MONTH}|{trie_regex(_LOWER_MONTHS, ignore_case=False)}(?![A-Za-z])|{trie_regex(_MONTH_WORDS[12:], ignore_case=False)}\.?(?![A-Za-z]))"
 )
 _ORDINAL = re.compile(r"\b(?:on|from|until|since|by|before|after)\s+the\s+([0-3]?\d(?:st|nd|rd|th))\b", re.I)
 
@@ -109,7 +115,7 @@ class DateDetector(RuleDetector):
             if _YEAR_CONTEXT.search(before(text, m.start(), 15)) and not unit_follows(text, m.end()):
                 add(m.start(), m.end(), 0.6)
         for m in _IN_MONTH.finditer(text):
-            add(m.start(1), m.end(1), 0.6)
+            add(m.start(1), m.end(1), 0.75, full=True)  # the wording proves it
         for m in _ORDINAL.finditer(text):
             if 1 <= int(re.sub(r"\D", "", m[1])) <= 31:
                 add(m.start(1), m.end(1), 0.6)

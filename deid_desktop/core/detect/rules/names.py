@@ -1,6 +1,7 @@
 """Person names, found by what surrounds them: a title (Dr, Mrs), a form field (Patient:,
-Name:), a sign-off (Signed:, Yours sincerely), a relationship word (her daughter Aroha), or a
-first name from the dictionaries followed by a surname.
+Name:), a sign-off (Signed:, Yours sincerely), a writer's initials closing a note ("... SMS. KW")
+or before a bleep ("HC / bleep 4471"), a relationship word (her daughter Aroha), or a first name
+from the dictionaries followed by a surname.
 
 A dictionary hit alone is never enough: "Will", "Grace" and "Brown" are ordinary words.
 """
@@ -13,7 +14,7 @@ from typing import Iterator
 from ...categories import Category
 from ...spans import Span
 from ..base import register
-from ..lexicons import first_names, name_words, not_names, surnames
+from ..lexicons import clinical_acronyms, first_names, name_words, not_names, surnames
 from .common import LO, UP, RuleDetector, after, before, keep_longest, trie_regex
 
 _PART = rf"(?:[{UP}][{LO}]+(?:[{UP}][{LO}]+)?|[{UP}]{{2,}})"  # Smith, McDonald, SMITH
@@ -196,6 +197,13 @@ _SIGNATURE_LINE = re.compile(rf"[ \t]*(?:(?:{_TITLE})\b\.?[ \t]+)?(?P<n>{NAME})"
 _CREDENTIAL = re.compile(rf"(?<=[ \t,]){_CREDENTIALS}(?![\w])")
 _NAME_BEFORE_CREDENTIAL = re.compile(rf"(?<![\w.'’-])(?P<n>{NAME}),?[ \t]+$")
 _INITIALS_LINE = re.compile(rf"(?m)^[ \t]*(?:(?:{_TITLE})\b\.?[ \t]+)?(?P<n>(?:[{UP}]\.[ \t]?){{1,2}}{WORD})[ \t]*$")
+# A writer's initials closing a note or a message: alone on its line ("TG", "-DR") or after
+# the last sentence ("... sent by SMS. SM"), with nothing but a blank line, a rule of dashes
+# or the end of the text after it. And initials before a bleep or an extension ("HC / bleep
+# 4471", "JK ext 2290"). Clinical abbreviations and heading words are not taken.
+_SIGNOFF_INITIALS = re.compile(r"(?m)(?:^[ \t]*[-–—~]?[ \t]*|(?<=[.!?)])[ \t]+[-–—~]?[ \t]*)(?P<n>[A-Z]{2,4})[ \t]*$")
+_AFTER_SIGNOFF = re.compile(r"[ \t]*(?:\Z|\n[ \t]*(?:\n|\Z|[-=_*~]{3,}))")
+_INITIALS_BEFORE_NUMBER = re.compile(r"(?<![\w/])(?P<n>[A-Z]{2,3})[ \t]*(?:/[ \t]*)?(?=(?:bleep|ext|extn|pager)\b\.?[ \t]*:?[ \t]*\d)", re.I)
 _LAST_FIRST_FORM = re.compile(rf"(?<![\w,])(?P<last>{WORD}),[ \t]*(?P<first>{WORD})(?:[ \t]+[{UP}]\b\.?)?")
 
 
@@ -222,6 +230,7 @@ class SignatureNameDetector(_NameRule):
         for m in _INITIALS_LINE.finditer(text):  # "F. McAllister" alone on a line signs a note
             if (s := self.name_span(text, m.start("n"), m.end("n"), "DOCTOR", 0.7)) is not None:
                 out.append(s)
+        out.extend(self._initials(text))
         stop = not_names()
         for m in _LAST_FIRST_FORM.finditer(text):
             last, first = _key(m["last"]), _key(m["first"])
@@ -229,6 +238,22 @@ class SignatureNameDetector(_NameRule):
                 if not (last in name_words() and first in name_words()):
                     out.append(self.span(m.start(), m.end(), Category.NAME, "DOCTOR", 0.75))
         return keep_longest(out)
+
+    def _initials(self, text: str) -> Iterator[Span]:
+        """Initials that sign a note or stand before someone's bleep or extension; validated,
+        as the models rarely mark two capitals (the wording proves them)."""
+
+        def plain(value: str, dashed: bool = False) -> bool:
+            # after a dash ("-DR") the capitals sign the note even where they spell a word
+            return value not in clinical_acronyms() and (dashed or value.casefold() not in not_names())
+
+        for m in _SIGNOFF_INITIALS.finditer(text):
+            dashed = any(c in "-–—~" for c in text[m.start() : m.start("n")])
+            if m.start("n") > 0 and plain(m["n"], dashed) and _AFTER_SIGNOFF.match(text, m.end()):
+                yield self.span(m.start("n"), m.end("n"), Category.NAME, "DOCTOR", 0.8, validated=True)
+        for m in _INITIALS_BEFORE_NUMBER.finditer(text):
+            if m["n"].isupper() and plain(m["n"]):
+                yield self.span(m.start("n"), m.end("n"), Category.NAME, "DOCTOR", 0.8, validated=True)
 
     def _name_list(self, text: str, pos: int, fine: str, strict: bool) -> Iterator[Span]:
         """Names after a sign-off label, several after "cc:". Without a colon ("seen by ...")

@@ -6,7 +6,9 @@ it ("Occupation: forestry skid worker / log loader", "works as a fly-in fly-out 
 operator"): most jobs are in no list, so there the phrase is taken up to where it plainly
 ends, and the span is validated (the wording proves it; the models may not out-vote it).
 
-After the other contexts ("retired", "ex-", "used to be a", "is a") a job must end in a word
+A line may break between the context and the job ("Works as a" / "lorry mechanic").
+
+After the other contexts ("retired", "ex-", "used to be a", "is a", "she's a", "i am") a job must end in a word
 that names a job: a listed occupation or a generic head such as "worker" or "supervisor".
 Up to three lower-case words before it belong to the job ("school crossing supervisor",
 "retired postal carrier"), since real jobs are mostly a known head with words of their own
@@ -25,12 +27,16 @@ from ..lexicons import professions
 from .common import RuleDetector, trie_regex
 
 _QUALIFIERS = r"(?:(?:retired|part-time|full-time|part time|full time|self-employed|senior|junior|head|chief|qualified|trainee|apprentice|casual|former|local|registered|relief)[ \t]+)*"
+# A line may wrap between the context and the job ("Works as a\n  lorry mechanic").
+_WRAP = r"(?:\n[ \t]*)?"
 # (context, score): a label is surest, "is a" weakest.
 _CONTEXTS = [
     (r"(?:occupation|profession|job|job title|employment|works as|trade)[ \t]*[:\-][ \t]*", 0.9),
-    (r"(?:works?|worked|working|employed|job|career|trained|training|qualified)[ \t]+as[ \t]+(?:an?[ \t]+)?", 0.85),
-    (r"(?:retired|former|ex-|previously an?|formerly an?|used to be an?|used to work as an?)[ \t]*", 0.8),
-    (r"\b(?:is|was)[ \t]+an?[ \t]+", 0.6),
+    (r"(?:works?|worked|working|employed|job|career|trained|training|qualified)[ \t]+as[ \t]+(?:an?(?:[ \t]+|(?=\n)))?" + _WRAP, 0.85),
+    (r"(?:retired|former|ex-|previously an?|formerly an?|used to be an?|used to work as an?)[ \t]*" + _WRAP, 0.8),
+    # "is a", "she's a", "i am packer": the job must end in a listed or generic head here
+    # ("Dr Roe's nurse" is a possessive: after "'s" the article must follow)
+    (r"(?:\b(?:is|was|am|i'm|i’m)[ \t]+(?:an?(?:[ \t]+|(?=\n)))?|['’]s[ \t]+an?(?:[ \t]+|(?=\n)))" + _WRAP, 0.6),
 ]
 # Heads that name a job only with a word of their own before them: "freezing worker", "school
 # crossing supervisor"; alone ("a hard worker") they need not. Heads that as often name
@@ -59,11 +65,12 @@ _MODIFIER = (
 
 # Contexts after which the next phrase is a job even when no list has it.
 _OPEN_CONTEXT = (
-    r"(?:\b(?:occupation|profession|job title|job|employment|trade)[ \t]*[:\-][ \t]*"
+    r"(?:\b(?:occupation|profession|job title|job|employment|trade|role)[ \t]*[:\-][ \t]*"
     r"|\b(?:works?|worked|working|employed)(?:[ \t]+(?:[a-z]+ly|part[- ]time|full[- ]time|seasonally))?"
-    r"[ \t]+as[ \t]+(?:an?[ \t]+)?)"
+    r"[ \t]+as[ \t]+(?:an?(?:[ \t]+|(?=\n)))?(?:\n[ \t]*)?)"
 )
-_WORD = r"[A-Za-z][A-Za-z'’-]*"
+# A word of a job's name; a number may stand inside one ("HGV class 1 driver").
+_WORD = r"(?:[A-Za-z][A-Za-z'’-]*|\d{1,2}(?=[ \t]+[A-Za-z]))"
 # The phrase: up to six words joined by single spaces or " / "; it ends at punctuation, a
 # line break, a wider gap (a form's next field) or a word that starts a new clause.
 _OPEN = re.compile(rf"(?i){_OPEN_CONTEXT}(?P<job>{_WORD}(?:(?: | / ){_WORD}){{0,5}})")
