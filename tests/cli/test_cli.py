@@ -50,6 +50,30 @@ def test_detect_jsonl_round_trip(tmp_path, capsys):
     assert "line 2" in capsys.readouterr().err  # the bad line is named, its content is not
 
 
+def test_detect_with_a_workspace_finds_what_its_reviewer_always_flags(tmp_path, monkeypatch):
+    # the window's rule for the detector (core/usecases/detection.py): the workspace's lists
+    # apply on top of the ensemble file, on the command line as in the window
+    from deid_desktop.core.categories import Category
+    from deid_desktop.core.learn.term_lists import add_term
+    from deid_desktop.core.store import Workspace
+
+    monkeypatch.setenv("DEID_MODELS", str(tmp_path / "no-models"))
+    ws_path = tmp_path / "workspace.sqlite"
+    with Workspace.open(ws_path) as ws:
+        add_term(ws, "deny", "Tamaki Lodge", category=Category.ORGANIZATION)
+    text = "Discharged to Tamaki Lodge."
+    inp = tmp_path / "in.jsonl"
+    inp.write_text(json.dumps({"id": "a", "text": text}) + "\n", encoding="utf-8")
+
+    def found(*extra: str) -> list[str]:
+        out = tmp_path / "out.jsonl"
+        assert run("detect", "--input", str(inp), "--output", str(out), "--ensemble", RULES, *extra) == 0
+        return [text[s["start"] : s["end"]] for s in json.loads(out.read_text(encoding="utf-8"))["spans"]]
+
+    assert found() == []
+    assert found("--workspace", str(ws_path)) == ["Tamaki Lodge"]
+
+
 def test_detect_output_is_owner_only_because_ids_may_name_patients(tmp_path):
     inp = tmp_path / "in.jsonl"
     inp.write_text(json.dumps({"id": "Okafor_Margaret_letter.txt", "text": NOTE}) + "\n", encoding="utf-8")
