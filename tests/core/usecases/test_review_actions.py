@@ -187,6 +187,56 @@ def test_a_selection_snaps_to_whole_words_and_blank_is_nothing():
     assert selection_extent(text, 4, 5, Category.NAME) is None  # a lone space
 
 
+def test_a_document_opens_on_its_first_undecided_finding_else_its_first():
+    from deid_desktop.core.usecases.review import first_to_show, undecided_count
+
+    a, b, c = _Row(1, 0, 5, "accepted"), _Row(2, 10, 15), _Row(3, 20, 25)
+    assert first_to_show([a, b, c]) is b and undecided_count([a, b, c]) == 2
+    assert first_to_show([a]) is a and undecided_count([a]) == 0
+    assert first_to_show([]) is None
+
+
+def test_j_and_k_move_one_finding_and_say_so_at_either_end():
+    from deid_desktop.core.usecases.review import step_selection
+
+    rows = [_Row(1, 0, 5), _Row(2, 10, 15), _Row(3, 20, 25)]
+    assert step_selection(rows, 1, +1) == (2, "")
+    assert step_selection(rows, 2, -1) == (1, "")
+    assert step_selection(rows, 3, +1) == (None, "Last finding of this document.")
+    assert step_selection(rows, 1, -1) == (None, "First finding of this document.")
+    # nothing selected: J starts at the top, K at the bottom
+    assert step_selection(rows, None, +1) == (1, "") and step_selection(rows, None, -1) == (3, "")
+    assert step_selection([], None, +1) == (None, "This document has no findings.")
+
+
+def test_a_decision_redraws_its_findings_in_place_unless_one_came_or_went():
+    from deid_desktop.core.usecases.review import refresh_in_place
+
+    a, b, c = _Row(1, 0, 5), _Row(2, 10, 15), _Row(3, 20, 25)
+    spans = [a, b, c]
+    decided = _Row(2, 10, 15, "accepted")
+    assert refresh_in_place(spans, [decided], frozenset({2})) is False  # same place: redraw it alone
+    assert spans == [a, decided, c]
+    resized = _Row(2, 21, 30, "accepted")  # now after c: the order is mended
+    assert refresh_in_place(spans, [resized], frozenset({2})) is True
+    assert [s.id for s in spans] == [1, 3, 2]
+    # a finding of another document, or one deleted by the step: everything is re-read
+    assert refresh_in_place(spans, [], frozenset({2})) is None
+    assert refresh_in_place(spans, [_Row(9, 0, 1)], frozenset({9})) is None
+    assert [s.id for s in spans] == [1, 3, 2]
+
+
+def test_an_undo_keeps_the_selection_on_its_finding_or_falls_back_to_the_first():
+    from deid_desktop.core.usecases.review import focus_after_replay
+
+    rows = [_Row(1, 0, 5), _Row(2, 10, 15)]
+    assert focus_after_replay(rows, 2, 1) == 2  # the step's own finding
+    assert focus_after_replay(rows, None, 1) == 1  # else the selection stays
+    assert focus_after_replay(rows, None, 7) == 1  # the selected finding is gone (an undone add)
+    assert focus_after_replay([], None, 7) == 7
+    assert focus_after_replay(rows, None, None) is None
+
+
 def test_keys_on_a_finding_become_commands_or_say_why_not(ws, doc):
     from deid_desktop.core.usecases.review import accept_intent, mark_intent, reject_intent, relabel_intent, resize_intent
 
