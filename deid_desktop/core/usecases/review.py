@@ -4,8 +4,8 @@ adding, "all identical" and "mark reviewed" do to the workspace, and how each is
 A command is a dataclass: ``apply(workspace)`` makes its decisions and returns a
 :class:`StepResult`; ``undo(workspace, result)`` takes them back by appending UNDO decisions
 (the decision log stays append-only). Applying it again after an undo decides again with
-fresh decisions. The GUI's undo stack (``gui/review.py``) only wraps these; the tests run them
-without Qt (``tests/core/usecases/test_review_actions.py``).
+fresh decisions. The GUI's undo stack (``gui/review_steps.py``) only wraps these; the tests
+run them without Qt (``tests/core/usecases/test_review_actions.py``).
 """
 
 from __future__ import annotations
