@@ -30,16 +30,12 @@ def _err(msg: str) -> None:
 
 def build_detector(args) -> "object":
     """The ensemble named by --ensemble (default config); with --workspace, that workspace's
-    active model, ensemble weights, allow/deny lists and approved template rules."""
-    ws_path = getattr(args, "workspace", None)
-    if ws_path:
-        from .core.learn.workspace_detector import open_workspace_detector
+    active model, ensemble weights, allow/deny lists and approved template rules: the
+    window's rule (``core/usecases/detection.py``), and what is missing said on stderr."""
+    from .core.usecases.detection import DetectorSettings
+    from .core.usecases.detection import build_detector as build
 
-        det = open_workspace_detector(ws_path, getattr(args, "ensemble", None))
-    else:
-        from .core.detect.ensemble import Ensemble
-
-        det = Ensemble.from_config(getattr(args, "ensemble", None))
+    det = build(DetectorSettings(ensemble_config=getattr(args, "ensemble", None), workspace_path=getattr(args, "workspace", None)))
     if det.missing:
         _err(f"running without {', '.join(det.missing)} (no trained model found; run '{build_model_command()}')")
     if det.rules_only:

@@ -147,14 +147,9 @@ class DetectorSpec:
         if self.models:
             # the members resolve their model folders through this (core/paths.py)
             os.environ["DEID_MODELS"] = self.models
-        if self.workspace:
-            from .learn.workspace_detector import open_workspace_detector
+        from .usecases.detection import DetectorSettings, build_detector
 
-            detector = open_workspace_detector(self.workspace, self.ensemble)
-        else:
-            from .detect.ensemble import Ensemble
-
-            detector = Ensemble.from_config(self.ensemble)
+        detector = build_detector(DetectorSettings(ensemble_config=self.ensemble, workspace_path=self.workspace))
         lacking = sorted(set(self.members) - set(detector.describe().get("members", {})))
         if lacking:
             raise ModelError(f"this worker could not load the ensemble member(s) {', '.join(lacking)}: "

@@ -7,6 +7,11 @@ action does to the workspace, and how it is undone, is a command of
 ``core/usecases/review.py``; the controller picks the command from the selection, runs it
 once and pushes it on a ``QUndoStack`` as one step (undo appends UNDO decisions, redo
 decides again with fresh decisions).
+
+The controller is put together from parts, one concern each: the selection and J / K
+(``review_selection.py``), the never / always flag actions (``flagging.py``) and the undo
+stack's steps (``review_steps.py``); this module keeps the signals, the open document and
+the actions that decide findings.
 """
 
 from __future__ import annotations
@@ -14,84 +19,38 @@ from __future__ import annotations
 from typing import Callable
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QUndoCommand, QUndoStack
+from PySide6.QtGui import QUndoStack
 
-from ..core.categories import Category, normalise_fine
-from ..core.errors import DeidError
+from ..core.categories import Category
 from ..core.store import DecisionAction, DocStatus
 from ..core.usecases.review import (
-    PHI_STATES,
     DecideIdentical,
     Edge,
     MarkReviewed,
-    ReviewCommand,
     Scope,
-    StepResult,
     accept_intent,
     accept_remaining,
     begin_review,
+    first_to_show,
     identical_documents,
     mark_intent,
-    next_undecided,
-    overlaps,
+    refresh_in_place,
     reject_intent,
     relabel_intent,
     resize_intent,
     selection_extent,
-    span_at,
     span_order,
 )
-from ..core.usecases.terms import TermChange, TermScope, term_change
-from .flagging import TermListStep
+from .flagging import TermFlagging
 from .palette import CATEGORY_LABELS
+from .review_selection import ReviewSelection
+from .review_steps import ReviewSteps
 
 
-
-# -- undo steps ---------------------------------------------------------------------------
-
-
-class ReviewStep(QUndoCommand):
-    """One entry of the undo stack, wrapping a core review command. The command runs once
-    before it is pushed (so a failure never leaves a step on the stack); ``redo`` after an
-    undo applies it again. Undo and redo are recorded under the name of whoever presses the
-    key now (Settings may have changed it), except where the command keeps its own."""
-
-    def __init__(self, controller: "ReviewController", text: str, command: ReviewCommand, first: StepResult) -> None:
-        super().__init__(text)
-        self._controller = controller
-        self.command = command
-        self.document_id = command.document_id
-        self.result = first
-        self._skip_first_redo = True
-
-    def redo(self) -> None:
-        if self._skip_first_redo:
-            self._skip_first_redo = False
-            return
-        self._controller._replay(self, redo=True)
-
-    def undo(self) -> None:
-        self._controller._replay(self, redo=False)
-
-    def _current_reviewer(self) -> None:
-        if self.command.follows_reviewer:
-            self.command.reviewer = self._controller.reviewer
-
-    def run_again(self) -> StepResult:
-        self._current_reviewer()
-        self.result = self.command.apply(self._controller.workspace)
-        return self.result
-
-    def revert(self) -> None:
-        self._current_reviewer()
-        self.command.undo(self._controller.workspace, self.result)
-
-
-# -- the controller -----------------------------------------------------------------------
-
-
-class ReviewController(QObject):
-    """The open document, its findings, the selected finding and the review actions."""
+class ReviewController(ReviewSelection, TermFlagging, ReviewSteps, QObject):
+    """The open document, its findings and the review actions; the selection, the never /
+    always flag actions and the undo stack are its parts (``review_selection``,
+    ``flagging``, ``review_steps``)."""
 
     document_opened = Signal(int)  # document id, or -1 when none is open
     spans_changed = Signal()  # the open document's findings were re-read: redraw them all
@@ -143,7 +102,7 @@ class ReviewController(QObject):
             self.text = self.document.text
         self._begin_review()
         self._load_spans()
-        first = next((s for s in self.spans if s.state == "undecided"), self.spans[0] if self.spans else None)
+        first = first_to_show(self.spans)
         self.current_id = first.id if first else None
         self.document_opened.emit(document_id)
         self.spans_changed.emit()
@@ -173,19 +132,13 @@ class ReviewController(QObject):
         they are all still there with their extents (a decision's usual case); everything
         when the action added, removed or moved findings, or did not say what it changed."""
         if changed is not None:
-            index = {s.id: i for i, s in enumerate(self.spans)} if changed else {}
             fresh = [s for s in self._workspace.get_spans(changed, reviewer=self.reviewer) if s.document_id == self.document_id] if changed else []
-            if len(fresh) == len(changed) and all(s.id in index for s in fresh):
-                moved = False
-                for s in fresh:
-                    old = self.spans[index[s.id]]
-                    moved = moved or (old.start, old.end) != (s.start, s.end)
-                    self.spans[index[s.id]] = s
-                if moved:
-                    self.spans.sort(key=span_order)
-                    self.spans_changed.emit()
-                elif fresh:
-                    self.spans_updated.emit([s.id for s in fresh])
+            moved = refresh_in_place(self.spans, fresh, changed)
+            if moved:
+                self.spans_changed.emit()
+            elif moved is not None and fresh:
+                self.spans_updated.emit([s.id for s in fresh])
+            if moved is not None:
                 return
         self._load_spans()
         self.spans_changed.emit()
@@ -196,65 +149,7 @@ class ReviewController(QObject):
             return
         self.spans = sorted(self._workspace.list_spans(self.document_id, reviewer=self.reviewer), key=span_order)
 
-    # -- selection and navigation ---------------------------------------------------------
-
-    @property
-    def current(self):
-        return self.span(self.current_id) if self.current_id is not None else None
-
-    def span(self, span_id: int):
-        return next((s for s in self.spans if s.id == span_id), None)
-
-    def select(self, span_id: int | None) -> None:
-        if span_id is not None and self.span(span_id) is None:
-            return
-        if span_id == self.current_id:
-            return
-        self.current_id = span_id
-        self.current_changed.emit(span_id if span_id is not None else -1)
-
-    def span_at(self, position: int):
-        """The finding under a character position (``core.usecases.review.span_at``)."""
-        return span_at(self.spans, position)
-
-    def next_finding(self) -> None:
-        self._step_selection(+1)
-
-    def previous_finding(self) -> None:
-        self._step_selection(-1)
-
-    def _step_selection(self, direction: int) -> None:
-        if not self.spans:
-            self.message.emit("This document has no findings.")
-            return
-        ids = [s.id for s in self.spans]
-        if self.current_id not in ids:
-            self.select(ids[0] if direction > 0 else ids[-1])
-            return
-        i = ids.index(self.current_id) + direction
-        if 0 <= i < len(ids):
-            self.select(ids[i])
-        else:
-            self.message.emit("Last finding of this document." if direction > 0 else "First finding of this document.")
-
-    def _advance_from(self, span_id: int | None) -> None:
-        """After a decision: the next undecided finding below, else the first one above."""
-        ref = self.span(span_id) if span_id is not None else None
-        target = next_undecided(self.spans, ref)
-        if target is None:
-            if ref is not None:
-                self.select(span_id)
-            self.message.emit("Every finding in this document is decided — Ctrl+Enter marks it reviewed.")
-            return
-        self.select(target.id)
-
     # -- single-finding actions ----------------------------------------------------------
-
-    def _require_current(self):
-        cur = self.current
-        if cur is None:
-            self.message.emit("Select a finding first (J / K move through them).")
-        return cur
 
     def accept(self) -> None:
         self._on_current(lambda cur: accept_intent(self.document_id, self.reviewer, cur), moves_on=True)
@@ -309,70 +204,6 @@ class ReviewController(QObject):
         intent = mark_intent(self.document_id, self.reviewer, self.spans, start, end, category)
         self._run(intent.label, intent.command)
 
-    # -- never flag / always flag -----------------------------------------------------------
-
-    def reject_and_never_flag(self, scope: TermScope = "workspace") -> None:
-        """Reject the selected finding and put its text on the allow list, so detection never
-        flags it again in ``scope`` ("subject": the open document's subject). One undo step."""
-        cur = self._require_current()
-        if cur is None:
-            return
-        change = self._term_change("allow", cur.text, scope)
-        self._with_term("Reject and never flag", change, self.reject)
-
-    def always_flag_current(self, category: Category | None = None) -> None:
-        """Accept the selected finding (as ``category`` when given) and put its text on the
-        deny list, so detection always flags it. One undo step."""
-        cur = self._require_current()
-        if cur is None:
-            return
-        category = category or cur.category
-        fine = normalise_fine(category, cur.fine)
-        change = self._term_change("deny", cur.text, "workspace", category=category, fine=fine)
-        action = (lambda: self.relabel(category)) if (cur.category != category or cur.state not in PHI_STATES) else (lambda: None)
-        self._with_term(f"Accept as {CATEGORY_LABELS[category]} and always flag", change, action)
-
-    def mark_span_and_always_flag(self, start: int, end: int, category: Category) -> None:
-        """Add the selected text as a ``category`` span (as a category key does) and put it on
-        the deny list, so detection flags it in every later document. One undo step."""
-        extent = self._selection_extent(start, end, category)
-        if extent is None:
-            return
-        s, e = extent
-        change = self._term_change("deny", self.text[s:e], "workspace", category=category, fine=normalise_fine(category, "OTHER"))
-        self._with_term(f"Add {CATEGORY_LABELS[category]} span and always flag", change, lambda: self._mark_extent(s, e, category))
-
-    def _term_change(self, kind, text: str, scope: TermScope, *, category: Category | None = None, fine: str = "OTHER") -> TermChange:
-        subject_id = self.row.subject_id if self.row is not None else None
-        if scope == "subject" and self.row is not None and subject_id is None:
-            self.message.emit("This document has no subject; the term applies to this document only.")
-        if scope == "subject" and self.row is None:
-            scope = "workspace"
-        return term_change(kind, text, scope, self.document_id, subject_id, category=category, fine=fine)
-
-    def _with_term(self, label: str, change: TermChange, decide: Callable[[], None]) -> None:
-        """Add ``change``'s term, then run ``decide``; both become one entry of the undo stack."""
-        if self.document_id is None:
-            return
-        if not change.text.strip():
-            self.message.emit("There is no text to put on the list.")
-            return
-        try:
-            term_id, created = change.add(self._workspace)
-        except (DeidError, ValueError) as e:
-            self.message.emit(f"Could not add the term to the {change.kind} list: {e}")
-            return
-        self.undo_stack.beginMacro(label)
-        try:
-            # The term's step first: should the decision fail, the added term is still undoable.
-            self.undo_stack.push(TermListStep(self, change, term_id, created))
-            decide()
-        finally:
-            self.undo_stack.endMacro()
-        if created:
-            self.terms_changed.emit()
-        self.message.emit(change.done_message(created))
-
     # -- bulk actions ---------------------------------------------------------------------
 
     def accept_remaining(self, *, same_category: bool = False) -> None:
@@ -412,18 +243,6 @@ class ReviewController(QObject):
         )
         self._run(f"{command.verb[:-2]} all identical ({scope})", command, nothing=f"Nothing to change: every identical occurrence is already {command.verb.lower()}.")
 
-    def undecided_count(self) -> int:
-        return sum(1 for s in self.spans if s.state == "undecided")
-
-    def select_first_undecided(self) -> None:
-        """Go to the first undecided finding, with a reminder of the keys that decide it."""
-        first = next((s for s in self.spans if s.state == "undecided"), None)
-        if first is None:
-            return
-        self.select(first.id)
-        n = self.undecided_count()
-        self.message.emit(f"{n:,} finding(s) to decide: A accepts, R rejects, J / K move; Ctrl+Enter when done.")
-
     def mark_reviewed(self) -> None:
         doc_id = self.document_id
         if self._mark_reviewed_step():
@@ -453,63 +272,3 @@ class ReviewController(QObject):
             return False
         command = MarkReviewed(self.document_id, self.reviewer, DocStatus(self.row.status), self.undecided_count(), self.current_id)
         return self._run("Mark document reviewed", command)
-
-    # -- running and replaying steps --------------------------------------------------------
-
-    def run_step(self, label: str, command: ReviewCommand, *, nothing: str = "") -> bool:
-        """Run ``command`` (decisions about findings of any documents, not only the open one)
-        as one step of the undo stack. Undoing it opens the command's document, where the
-        reviewer sees what the undo changed; the open document is redrawn when the step
-        touched it."""
-        return self._run(label, command, nothing=nothing)
-
-    def _run(self, label: str, command: ReviewCommand, *, nothing: str = "") -> bool:
-        try:
-            result = command.apply(self._workspace)
-        except DeidError as e:
-            self.message.emit(f"Could not {label.lower()}: {e}")
-            self.reload()
-            return False
-        if not result.decision_ids and not command.always_a_step:
-            self.message.emit(nothing or "Nothing to change.")
-            return False
-        step = ReviewStep(self, label, command, result)
-        self.undo_stack.push(step)
-        self._after(step, result)
-        return True
-
-    def _replay(self, step: ReviewStep, *, redo: bool) -> None:
-        if step.document_id != self.document_id:
-            self.open_document(step.document_id)
-        try:
-            if redo:
-                result = step.run_again()
-            else:
-                step.revert()
-                result = StepResult(focus=step.result.focus, touched=set(step.result.touched), changed=step.result.changed)
-                result.summary = f"Undone: {step.text()}."
-        except DeidError as e:
-            self.message.emit(f"Could not {'redo' if redo else 'undo'} “{step.text()}”: {e}")
-            self.reload()
-            return
-        if redo and not result.summary:
-            result.summary = f"Redone: {step.text()}."
-        result.advance = False
-        self._after(step, result)
-
-    def _after(self, step: ReviewStep, result: StepResult) -> None:
-        touched = set(result.touched) | {step.document_id}
-        if self.document_id in touched:
-            self.row = self._workspace.get_document(self.document_id)
-            self._refresh_spans(result.changed)
-            focus = result.focus if result.focus is not None and self.span(result.focus) is not None else None
-            if result.advance:
-                self._advance_from(focus)
-            else:
-                if focus is None and self.current_id is not None and self.span(self.current_id) is None:
-                    focus = self.spans[0].id if self.spans else None
-                self.current_id = focus if focus is not None else self.current_id
-                self.current_changed.emit(self.current_id if self.current_id is not None else -1)
-        self.documents_changed.emit(sorted(touched))
-        if result.summary:
-            self.message.emit(result.summary)

@@ -12,7 +12,7 @@ from deid_desktop.core.documents.ingest import load_document
 from deid_desktop.core.documents.ocr import tesseract_missing
 from deid_desktop.gui.pdf_view import range_boxes
 
-from ..core.test_pdf_images_ocr import letter_pdf
+from ..core.documents.test_pdf_images_ocr import letter_pdf
 
 pytestmark = pytest.mark.skipif(tesseract_missing() is not None, reason="Tesseract OCR is not installed")
 

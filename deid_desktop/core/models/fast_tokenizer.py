@@ -4,7 +4,7 @@ Importing torch and transformers takes ~4 s on a 2-core laptop: most of the star
 batch or of the review window's first detection. The ONNX Runtime path needs neither: the
 fast tokenizer is the ``tokenizers`` library's own (what transformers wraps), and the labels
 are in config.json. Both give exactly what the transformers classes give for our calls
-(tests/core/test_fast_tokenizer.py compares them).
+(tests/core/models/test_onnx_runner.py compares them).
 """
 
 from __future__ import annotations

@@ -67,19 +67,25 @@ class EnsembleProvider:
 
     @staticmethod
     def _build(s: DetectorSettings):
-        from ..detect.ensemble import Ensemble
-
         if s.model_folder:
             # resolve_model_dir reads the models folder from the environment, so the setting
             # reaches every member the configuration names.
             os.environ["DEID_MODELS"] = str(Path(s.model_folder).expanduser())
-        if s.workspace_path:
-            # the workspace's active model, fitted weights, allow/deny lists and approved
-            # template rules all apply (core/learn/workspace_detector.py)
-            from ..learn.workspace_detector import open_workspace_detector
+        return build_detector(s)
 
-            return open_workspace_detector(s.workspace_path, s.ensemble_config or None)
-        return Ensemble.from_config(s.ensemble_config or None)
+
+def build_detector(s: DetectorSettings):
+    """The detector the settings name, for the window, the command line and the table
+    engine's workers alike: with a workspace, its active model, fitted weights, allow/deny
+    lists and approved template rules apply (core/learn/workspace_detector.py); without one,
+    the ensemble file as it is. The models folder is the environment's (``DEID_MODELS``)."""
+    if s.workspace_path:
+        from ..learn.workspace_detector import open_workspace_detector
+
+        return open_workspace_detector(s.workspace_path, s.ensemble_config or None)
+    from ..detect.ensemble import Ensemble
+
+    return Ensemble.from_config(s.ensemble_config or None)
 
 
 def member_devices(description: dict[str, Any]) -> dict[str, str]:

@@ -4,8 +4,8 @@ adding, "all identical" and "mark reviewed" do to the workspace, and how each is
 A command is a dataclass: ``apply(workspace)`` makes its decisions and returns a
 :class:`StepResult`; ``undo(workspace, result)`` takes them back by appending UNDO decisions
 (the decision log stays append-only). Applying it again after an undo decides again with
-fresh decisions. The GUI's undo stack (``gui/review.py``) only wraps these; the tests run them
-without Qt (``tests/core/test_review_actions.py``).
+fresh decisions. The GUI's undo stack (``gui/review_steps.py``) only wraps these; the tests
+run them without Qt (``tests/core/usecases/test_review_actions.py``).
 """
 
 from __future__ import annotations
@@ -104,6 +104,59 @@ def selection_extent(text: str, start: int, end: int, category: Category) -> tup
         return None
     snapped = snap_to_words(text, Span(start, end, category, source="reviewer"))
     return snapped.start, snapped.end
+
+
+def first_to_show(spans: Sequence):
+    """The finding selected when a document opens: the first undecided one, else the first."""
+    return next((s for s in spans if s.state == "undecided"), spans[0] if spans else None)
+
+
+def undecided_count(spans: Sequence) -> int:
+    return sum(1 for s in spans if s.state == "undecided")
+
+
+def step_selection(spans: Sequence, current_id: int | None, direction: int) -> tuple[int | None, str]:
+    """J / K: the finding after (``direction`` 1) or before (-1) the selected one, or, with
+    nothing to move to, None and what to tell the reviewer instead."""
+    if not spans:
+        return None, "This document has no findings."
+    ids = [s.id for s in spans]
+    if current_id not in ids:
+        return (ids[0] if direction > 0 else ids[-1]), ""
+    i = ids.index(current_id) + direction
+    if 0 <= i < len(ids):
+        return ids[i], ""
+    return None, "Last finding of this document." if direction > 0 else "First finding of this document."
+
+
+def refresh_in_place(spans: list, fresh: Sequence, changed: frozenset[int]) -> bool | None:
+    """Put the re-read findings ``fresh`` (those a step ``changed``) in their places in
+    ``spans`` (the open document's, in reading order; kept in order). Returns whether one of
+    them moved, or None, leaving ``spans`` alone, when they cannot replace the old ones one
+    for one (a finding added, removed, or of another document): then all must be re-read.
+    In place because the list is the one the views were drawn from."""
+    index = {s.id: i for i, s in enumerate(spans)}
+    if len(fresh) != len(changed) or not all(s.id in index for s in fresh):
+        return None
+    moved = False
+    for s in fresh:
+        old = spans[index[s.id]]
+        moved = moved or (old.start, old.end) != (s.start, s.end)
+        spans[index[s.id]] = s
+    if moved:
+        spans.sort(key=span_order)
+    return moved
+
+
+def focus_after_replay(spans: Sequence, focus: int | None, current_id: int | None) -> int | None:
+    """The selection after an undo or redo, which does not move on: the step's own finding
+    when it is still there (``focus``, already checked), else the selected one, else — when
+    the selected one is gone — the first finding."""
+    if focus is not None:
+        return focus
+    if current_id is not None and not any(s.id == current_id for s in spans):
+        return spans[0].id if spans else current_id
+    return current_id
 
 
 def begin_review(workspace, document_id: int) -> bool:
