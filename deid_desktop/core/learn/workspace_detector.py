@@ -158,14 +158,21 @@ class WorkspaceDetector(Detector):
         return [self.refine(t, v, i) for t, v, i in zip(texts, voted, ids)]
 
 
-def build_ensemble(ws: Workspace, config: EnsembleConfig | str | Path | None = None, *, model_path: str | None = None, inclusion: Any = None) -> Ensemble:
+def build_ensemble(
+    ws: Workspace,
+    config: EnsembleConfig | str | Path | None = None,
+    *,
+    model_path: str | None = None,
+    replaces: Sequence[str] | None = None,
+    inclusion: Any = None,
+) -> Ensemble:
     """The configured ensemble (``config``, else the workspace's ``learn.ensemble_config``
     setting, else the shipped default) with the workspace's model (or ``model_path`` in its
-    place, to score a candidate) and its latest fitted weights."""
+    place for the ``replaces`` members, to score a candidate) and its latest fitted weights."""
     cfg = config if isinstance(config, EnsembleConfig) else EnsembleConfig.load(config or ws.get_setting(SETTING_ENSEMBLE))
     if model_path is not None:
         active = ws.active_model_version()
-        members = (active.metrics.get("members") if active else None) or transformer_members(cfg)
+        members = replaces or (active.metrics.get("members") if active else None) or transformer_members(cfg)
         overrides = {m: model_path for m in members}
     else:
         overrides = model_overrides(ws, cfg)
@@ -186,9 +193,11 @@ def open_workspace_detector(path: str | Path, config: EnsembleConfig | str | Pat
     return det
 
 
-def workspace_detector(ws: Workspace, config: EnsembleConfig | str | Path | None = None, *, model_path: str | None = None) -> WorkspaceDetector:
+def workspace_detector(
+    ws: Workspace, config: EnsembleConfig | str | Path | None = None, *, model_path: str | None = None, replaces: Sequence[str] | None = None
+) -> WorkspaceDetector:
     from ..detect.workspace_sources import approved_rules, list_terms
 
-    ens = build_ensemble(ws, config, model_path=model_path)
+    ens = build_ensemble(ws, config, model_path=model_path, replaces=replaces)
     rules = approved_rules(ws)
     return WorkspaceDetector(ens, ws, rules=HarvestedTemplates(rules) if rules else None, terms=list_terms(ws, scope="workspace"))

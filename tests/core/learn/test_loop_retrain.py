@@ -182,3 +182,38 @@ def test_the_result_event_reads_back_into_an_outcome():
     event = json.loads(json.dumps(outcome.to_json()))
     assert event["better"] is False and event["metrics"]["token"]["fn"] == 3
     assert RetrainOutcome.from_json(event) == outcome
+
+
+def test_a_retrain_from_a_shipped_member_replaces_that_member_only(tmp_path, monkeypatch):
+    """Two transformer members ship; the retrained model takes the place of the one it was
+    fine-tuned from and the other keeps voting with its shipped weights (two copies of one
+    model would outvote the rest of the ensemble)."""
+    from deid_desktop.core.models.tiny import build_tiny_model
+
+    shipped = tmp_path / "models"
+    build_tiny_model(shipped / "minilm-balanced", hidden=32, layers=1, heads=2)
+    build_tiny_model(shipped / "minilm-imbalanced", hidden=32, layers=1, heads=2)
+    monkeypatch.setenv("DEID_MODELS", str(shipped))
+    w = open_workspace(tmp_path)
+    for i in range(6):
+        add_note(w, i)
+    body = '[ensemble]\nstrategy = "majority"\n\n'
+    for name in ("minilm-balanced", "minilm-imbalanced"):
+        body += f'[[member]]\nname = "{name}"\ntype = "transformer"\nmodel = "{name}"\nquantize = false\n\n'
+    (tmp_path / "two.toml").write_text(body, encoding="utf-8")
+    w.set_setting(SETTING_ENSEMBLE, str(tmp_path / "two.toml"))
+
+    out = retrain(w, RetrainSettings(**FAST))
+    new = w.list_model_versions()[-1]
+    assert new.metrics["members"] == ["minilm-balanced"]
+    assert new.metrics["previous_model"] == "minilm-balanced"
+    activate(w, out.model_version_id)
+    overrides, _ = workspace_ensemble_settings(w.path)
+    assert overrides == {"minilm-balanced": out.path}
+    members = Ensemble.from_config(EnsembleConfig.load(tmp_path / "two.toml"), model_overrides=overrides).describe()["members"]
+    assert members["minilm-balanced"]["path"] == out.path
+    assert members["minilm-imbalanced"]["path"] != out.path
+    # the next retrain continues from the active version and replaces the same member
+    retrain(w, RetrainSettings(**FAST))
+    assert w.list_model_versions()[-1].metrics["members"] == ["minilm-balanced"]
+    w.close()
