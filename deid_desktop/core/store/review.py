@@ -259,6 +259,13 @@ class ReviewRepository:
             _mark_in_review(session, document_id, review_pass)
             return span.id
 
+    def begin_review(self, document_id: int) -> bool:
+        """Opening a detected document starts its review (DETECTED becomes IN_REVIEW); the
+        transition is ``_mark_in_review``, the one the first decision makes too. Returns
+        whether the status changed."""
+        with self._db.writing() as session:
+            return _mark_in_review(session, document_id, FIRST, from_statuses=(DocStatus.DETECTED.value,))
+
     def review_pass_of(self, document_id: int, reviewer: str | None) -> int:
         """1, or 2 when ``reviewer`` is (or would become) the second, independent reviewer
         of a double-reviewed document."""
@@ -573,13 +580,22 @@ def _undo(session: Session, decision_id: int, reviewer: str) -> int:
     return undo.id
 
 
-def _mark_in_review(session: Session, document_id: int, review_pass: int = FIRST) -> None:
+def _mark_in_review(
+    session: Session, document_id: int, review_pass: int = FIRST, *, from_statuses: tuple[str, ...] = _STATUSES_BEFORE_REVIEW
+) -> bool:
+    """The one place a document enters review: on its first review's first decision (from
+    imported or detected) or when a detected document is opened (``begin_review``)."""
     document = session.get(DocumentRecord, document_id)
-    assert document is not None
+    if document is None:
+        raise RecordNotFound(f"no document with id {document_id}")
     # The document's status is its first review's; the second review keeps its own.
-    if review_pass == FIRST and document.status in _STATUSES_BEFORE_REVIEW:
+    changed = review_pass == FIRST and document.status in from_statuses
+    if changed:
         document.status = DocStatus.IN_REVIEW.value
-    document.updated_at = utc_now()
+        document.updated_at = utc_now()
+    elif from_statuses == _STATUSES_BEFORE_REVIEW:
+        document.updated_at = utc_now()  # a decision touches the document either way
+    return changed
 
 
 def _span_row(record: SpanRecord, text: str) -> SpanRow:

@@ -160,12 +160,10 @@ def focus_after_replay(spans: Sequence, focus: int | None, current_id: int | Non
 
 
 def begin_review(workspace, document_id: int) -> bool:
-    """Opening a detected document starts its review: DETECTED becomes IN_REVIEW (the one
-    place that change is made). Returns whether the status changed."""
-    if DocStatus(workspace.get_document(document_id).status) != DocStatus.DETECTED:
-        return False
-    workspace.set_status(document_id, DocStatus.IN_REVIEW)
-    return True
+    """Opening a detected document starts its review: DETECTED becomes IN_REVIEW. The
+    transition itself is the store's (``ReviewRepository.begin_review``), the same one a
+    first decision makes. Returns whether the status changed."""
+    return workspace.begin_review(document_id)
 
 
 def add_decision_id(workspace, document_id: int, span_id: int) -> int:

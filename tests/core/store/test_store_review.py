@@ -311,3 +311,19 @@ def test_get_spans_rereads_only_the_decided_spans_and_leaves_out_withdrawn_ones(
     ws.undo_decision(add_decision.id, reviewer="ann")
     assert [s.id for s in ws.get_spans([added, hospital_id])] == [hospital_id]
     assert ws.get_spans([]) == []
+
+
+def test_opening_a_detected_document_starts_its_review_and_nothing_else_does(ws, doc):
+    d = doc
+    assert ws.begin_review(d) is False  # imported, not detected: opening it starts nothing
+    assert ws.get_document(d).status == DocStatus.IMPORTED.value
+    run = ws.start_detection_run(config={}, model_versions={}, device="cpu")
+    ws.save_detections(d, run, [NAME])
+    ws.set_status(d, DocStatus.DETECTED)
+    assert ws.begin_review(d) is True
+    assert ws.get_document(d).status == DocStatus.IN_REVIEW.value
+    assert ws.begin_review(d) is False  # already in review
+    ws.set_status(d, DocStatus.REVIEWED)
+    assert ws.begin_review(d) is False and ws.get_document(d).status == DocStatus.REVIEWED.value
+    with pytest.raises(WorkspaceError):
+        ws.begin_review(99999)
