@@ -282,7 +282,7 @@ def register(sub) -> None:
     r = sub.add_parser("retrain", help="fine-tune the workspace's model on its reviewed documents")
     r.add_argument("--workspace", required=True)
     r.add_argument("--activate-if-better", action="store_true", help="activate the new model when it scores better on held-out reviewed documents")
-    r.add_argument("--epochs", type=int, default=None, help="passes over the data (default: as many as fit about 1200 sequences on CPU, 12000 on GPU, at most 6)")
+    r.add_argument("--epochs", type=int, default=None, help="passes over the data (default: as many as fit about 3600 sequences on CPU, 36000 on GPU, at most 10)")
     r.add_argument("--augment", type=int, default=1, metavar="K", help="surrogate rewrites of each reviewed document (default 1)")
     r.add_argument("--synthetic", type=int, default=100, metavar="N", help="at most N synthetic documents mixed in, one per reviewed document (default 100)")
     r.add_argument("--heldout", type=float, default=0.2, help="share of reviewed documents kept out for comparison (default 0.2)")
