@@ -10,13 +10,12 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Callable
 
-from PySide6.QtGui import QUndoCommand
-
 from ..core.categories import Category, normalise_fine
 from ..core.errors import DeidError
 from ..core.usecases.review import PHI_STATES
 from ..core.usecases.terms import TermChange, TermScope, term_change
 from .palette import CATEGORY_LABELS
+from .review_steps import DoneStep
 
 if TYPE_CHECKING:
     from .review import ReviewController
@@ -24,7 +23,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class TermListStep(QUndoCommand):
+class TermListStep(DoneStep):
     """The term half of a "never flag" or "always flag" step. The term is added before the
     step is pushed (so a failure never leaves a step on the stack); ``redo`` after an undo
     adds it again."""
@@ -35,12 +34,8 @@ class TermListStep(QUndoCommand):
         self.change = change
         self.term_id = term_id
         self.created = created
-        self._skip_first_redo = True
 
-    def redo(self) -> None:
-        if self._skip_first_redo:
-            self._skip_first_redo = False
-            return
+    def again(self) -> None:
         # Qt calls this from C++, where an exception would vanish: report it instead.
         try:
             self.term_id, self.created = self.change.add(self._controller.workspace)

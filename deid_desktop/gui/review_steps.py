@@ -15,7 +15,23 @@ if TYPE_CHECKING:
     from .review import ReviewController
 
 
-class ReviewStep(QUndoCommand):
+class DoneStep(QUndoCommand):
+    """An undo-stack step whose work is done before it is pushed (so a failure never leaves
+    a step on the stack): the push's own ``redo`` is skipped; later redos call the
+    subclass's ``again``."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self._skip_first_redo = True
+
+    def redo(self) -> None:
+        if self._skip_first_redo:
+            self._skip_first_redo = False
+            return
+        self.again()  # type: ignore[attr-defined]  (every subclass defines it)
+
+
+class ReviewStep(DoneStep):
     """One entry of the undo stack, wrapping a core review command. The command runs once
     before it is pushed (so a failure never leaves a step on the stack); ``redo`` after an
     undo applies it again. Undo and redo are recorded under the name of whoever presses the
@@ -27,12 +43,8 @@ class ReviewStep(QUndoCommand):
         self.command = command
         self.document_id = command.document_id
         self.result = first
-        self._skip_first_redo = True
 
-    def redo(self) -> None:
-        if self._skip_first_redo:
-            self._skip_first_redo = False
-            return
+    def again(self) -> None:
         self._controller._replay(self, redo=True)
 
     def undo(self) -> None:
