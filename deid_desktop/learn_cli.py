@@ -108,7 +108,7 @@ def cmd_retrain(args) -> int:
         else:
             _err(f"{summary.reviewed_documents} reviewed document(s); {summary.new_reviewed_documents} with decisions since the last model")
         settings = RetrainSettings(
-            epochs=args.epochs, augment=args.augment, synthetic=args.synthetic, heldout=args.heldout,
+            epochs=args.epochs, augment=args.augment, synthetic=args.synthetic, heldout=args.heldout, min_heldout=args.min_heldout,
             seed=args.seed, device=args.device, max_length=args.max_length, batch_size=args.batch_size,
             activate_if_better=args.activate_if_better, training_config=args.training_config,
             ensemble_config=args.ensemble,
@@ -286,6 +286,10 @@ def register(sub) -> None:
     r.add_argument("--augment", type=int, default=1, metavar="K", help="surrogate rewrites of each reviewed document (default 1)")
     r.add_argument("--synthetic", type=int, default=100, metavar="N", help="at most N synthetic documents mixed in, one per reviewed document (default 100)")
     r.add_argument("--heldout", type=float, default=0.2, help="share of reviewed documents kept out for comparison (default 0.2)")
+    from .core.learn.uncertainty import MIN_DOCUMENTS  # light: no torch
+
+    r.add_argument("--min-heldout", type=int, default=MIN_DOCUMENTS,
+                   help=f"hold out documents only when the share gives at least this many; else train on all (default {MIN_DOCUMENTS})")
     r.add_argument("--seed", type=int, default=13)
     r.add_argument("--device", default="auto", help="auto (GPU when present), cpu, cuda, mps")
     r.add_argument("--max-length", type=int, default=128)

@@ -338,7 +338,9 @@ class RetrainDialog(QDialog):
         if result.get("activated"):
             self.verdict.setText(f"{name} scored better and is now active.{caution}")
         elif better is None:
-            self.verdict.setText(f"{name} was saved. There were no held-out documents to compare on.")
+            # why there was nothing to compare on (too few reviewed documents to hold any out)
+            why = " ".join(n for n in result.get("notes") or [] if "trained on" in n)
+            self.verdict.setText(f"{name} was saved. " + (f"{why[:1].upper()}{why[1:]}." if why else "There were no held-out documents to compare on."))
         else:
             self.verdict.setText(f"{name} scored {'better' if better else 'no better'} than the current model on the held-out documents.{caution}")
         self.status_label.setText(f"Trained in {result.get('seconds', 0):.0f} s on {result.get('counts', {}).get('total', 0)} documents.")

@@ -23,7 +23,7 @@ from deid_desktop.core.learn.loop import (
 
 from tests.core.learning_helpers import add_note, open_workspace, tiny_model, write_ensemble
 
-FAST = dict(epochs=1, augment=1, synthetic=2, heldout=0.34, batch_size=8, max_length=64)
+FAST = dict(epochs=1, augment=1, synthetic=2, heldout=0.34, min_heldout=1, batch_size=8, max_length=64)
 
 
 @pytest.fixture
@@ -140,7 +140,7 @@ def test_better_means_higher_binary_f1_then_recall():
 def test_retrain_command_reports_json_events_and_activates_only_if_better(ws, capsys):
     code = learn_cli.main(
         ["retrain", "--workspace", str(ws.path), "--augment", "0", "--synthetic", "50", "--heldout", "0.34",
-         "--batch-size", "8", "--max-length", "64", "--progress", "json", "--activate-if-better"]
+         "--min-heldout", "1", "--batch-size", "8", "--max-length", "64", "--progress", "json", "--activate-if-better"]
     )
     assert code == 0
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
@@ -150,7 +150,7 @@ def test_retrain_command_reports_json_events_and_activates_only_if_better(ws, ca
     result = events[-1]
     assert result["status"] == "ok" and result["activated"] == result["better"]
     # no --epochs: four short notes get the most passes the automatic choice allows
-    assert result["counts"]["epochs"] == 6
+    assert result["counts"]["epochs"] == 10
     # at most one synthetic document per reviewed training document, however many were allowed
     assert result["counts"]["synthetic"] == 4
     assert ws.active_model_version().name == (result["version_name"] if result["better"] else "base")
@@ -217,3 +217,14 @@ def test_a_retrain_from_a_shipped_member_replaces_that_member_only(tmp_path, mon
     retrain(w, RetrainSettings(**FAST))
     assert w.list_model_versions()[-1].metrics["members"] == ["minilm-balanced"]
     w.close()
+
+
+def test_too_few_reviewed_documents_to_compare_are_all_trained_on(ws):
+    """A 34 % share of six documents would hold out two, fewer than the five a comparison
+    needs: all six are trained on and the outcome says why nothing was compared."""
+    out = retrain(ws, RetrainSettings(**{**FAST, "min_heldout": 5}))
+    assert out.status == "ok"
+    assert out.counts["reviewed"] == 6 and out.metrics is None
+    assert any("all were trained on" in n for n in out.notes)
+    run = ws.list_training_runs()[-1]
+    assert run.settings["heldout_documents"] == [] and len(run.settings["train_documents"]) == 6
