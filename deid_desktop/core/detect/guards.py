@@ -345,7 +345,7 @@ def _is_not_a_persons_number(text: str, span: Span) -> bool:
     return False
 
 
-# Two-letter abbreviations are left alone: they are as often a colleague's initials.
+# The words of a span, as written: "SIADH/CKD" is two.
 _ACRONYM_PARTS = re.compile(r"[^\s/,&+]+")
 
 
@@ -357,7 +357,7 @@ def _only_acronyms(text: str, span: Span) -> bool:
     parts = _ACRONYM_PARTS.findall(text, span.start, span.end)
     known = clinical_acronyms()
     if any(len(p.strip(".()")) < 3 for p in parts):
-        return False  # two capitals may be someone's initials ("RA", "TG")
+        return False  # two capitals are as often a colleague's initials ("RA", "TG")
     if not parts or not all(p.strip(".()") in known or (p.endswith("s") and p[:-1] in known) for p in parts):
         return False
     return not _TITLE_BEFORE.search(text[max(0, span.start - 20) : span.start])
