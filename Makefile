@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: run test test-all model model-if-missing install sysdeps samples bench screenshots bundle clean
+.PHONY: run test test-all model model-if-missing install sysdeps samples bench peers screenshots bundle clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PY) -m venv $(VENV)
@@ -40,6 +40,15 @@ samples: install
 bench: install
 	$(BIN)/python benchmarks/rules_throughput.py
 
+# The peer tools benchmarks/throughput.py times beside ours (Philter, Presidio, scrubadub), in
+# their own environment, .venv-peers; optional: nothing else needs them.
+PEERS := .venv-peers/.installed
+
+$(PEERS): benchmarks/peers/requirements.txt benchmarks/peers/requirements-philter.txt benchmarks/peers/setup.sh benchmarks/peers/nltk_tagger.py
+	bash benchmarks/peers/setup.sh
+
+peers: $(PEERS)
+
 screenshots: install
 	bash packaging/install-sysdeps.sh --with-xvfb
 	$(BIN)/python benchmarks/screenshots.py
@@ -54,4 +63,4 @@ bundle: model-if-missing $(VENV)/.bundle-tools
 	PY=$(BIN)/python bash packaging/build-bundle.sh
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) .venv-peers build *.egg-info .pytest_cache

@@ -1,10 +1,19 @@
 """Throughput on this machine, as a peer harness would time it, and what each lever bought.
 
 1. Detection (`deid-desktop detect --timing`, detection calls only, after one warm-up
-   document) on 120 documents: the 30 hand-written unseen notes and 90 synthetic letters of
+   document) on 126 documents: the 36 hand-written unseen notes and 90 synthetic letters of
    held-out template families. Ensembles: the default (ONNX Runtime on a CPU), the same
    ensemble on the torch reference path (float32), and rules only. The spans of the fast path
    are compared with the reference path's: the same spans mean the same accuracy.
+   In the same run and on the same documents, the peer tools Philter, Presidio and scrubadub,
+   when their environments exist: `make peers` builds them under .venv-peers, apart from the
+   product's .venv (benchmarks/peers/setup.sh: the versions pinned beside it, from PyPI; Philter
+   on Python 3.10, which it needs), and benchmarks/peers/run_peer.py times each as
+   `detect --timing` times ours: built with its documented default configuration (load s),
+   one untimed warm-up document, then the calls that find PHI only (run_peer.py's docstring
+   says which call for each tool). No English spaCy pipeline is on PyPI, so Presidio runs with
+   its pattern recognisers only unless one was installed (SPACY_MODEL_WHEEL, see setup.sh); its
+   row says which. Without .venv-peers the peers are left out and the output says so.
 2. The same default detection while another process keeps one core busy (a desktop is never
    idle).
 3. `deid-desktop deidentify`: start-up (one small file), then seconds per file for .txt,
@@ -39,6 +48,12 @@ CLI = [sys.executable, "-m", "deid_desktop.cli"]
 UNSEEN = ROOT / "benchmarks" / "data" / "unseen_notes"
 DEFAULT = ROOT / "resources" / "ensembles" / "default.toml"
 RULES = ROOT / "resources" / "ensembles" / "rules_only.toml"
+PEERS_DIR = ROOT / ".venv-peers"
+RUN_PEER = ROOT / "benchmarks" / "peers" / "run_peer.py"
+# each peer and the interpreter of its environment (benchmarks/peers/setup.sh says why two)
+PEERS = {"philter": PEERS_DIR / "philter" / "bin" / "python",
+         "presidio": PEERS_DIR / "py311" / "bin" / "python",
+         "scrubadub": PEERS_DIR / "py311" / "bin" / "python"}
 
 
 def corpus(n_synthetic: int) -> list[dict]:
@@ -66,22 +81,73 @@ def torch_reference(folder: Path) -> Path:
     return path
 
 
+# A child's peak resident memory as wait4 reports it is at least its parent's at the fork
+# (Linux carries the forked copy's high-water mark across exec), so a small child of this
+# script would show this script's size. Each child is therefore started by a small launcher
+# whose own child's peak is its own; the launcher writes it to the file named first.
+_LAUNCHER = (
+    "import os, subprocess, sys\n"
+    "p = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL)\n"
+    "_, status, usage = os.wait4(p.pid, 0)\n"
+    "open(sys.argv[1], 'w').write(str(usage.ru_maxrss))\n"
+    "sys.exit(os.waitstatus_to_exitcode(status))\n"
+)
+
+
+def run_child(cmd: list[str]) -> tuple[int, float, int, str]:
+    """Exit status, wall seconds, peak resident MB and standard error of one child process."""
+    with tempfile.TemporaryDirectory(prefix="deid-peak-") as tmp:
+        peak = Path(tmp) / "maxrss"
+        t0 = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-c", _LAUNCHER, str(peak), *cmd],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+        # read standard error before waiting: a child that fills the pipe would never end
+        err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+        rc = proc.wait()
+        wall = time.perf_counter() - t0
+        rss_kb = int(peak.read_text()) if peak.exists() else 0
+    return rc, wall, int(rss_kb / 1024), err
+
+
 def run_measured(cmd: list[str]) -> tuple[float, int]:
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t0
-    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd[2:4])} failed ({proc.returncode}): {err.strip()[-400:]}")
-    return wall, int(usage.ru_maxrss / 1024)
+    rc, wall, rss, err = run_child(cmd)
+    if rc != 0:
+        raise SystemExit(f"{' '.join(cmd[2:4])} failed ({rc}): {err.strip()[-400:]}")
+    return wall, rss
 
 
 def detect(docs_file: Path, ensemble: Path, out: Path) -> tuple[dict, int]:
     timing = out.with_suffix(".timing.json")
     _, rss = run_measured([*CLI, "detect", "--input", str(docs_file), "--output", str(out), "--ensemble", str(ensemble), "--timing", str(timing)])
     return json.loads(timing.read_text(encoding="utf-8")), rss
+
+
+def peer(tool: str, docs_file: Path, out: Path) -> tuple[dict | None, int, str]:
+    """One peer's `run_peer.py` figures and peak MB, or None and why not. A peer's standard
+    error is not shown: it is a foreign tool's, and may quote the documents."""
+    if not PEERS[tool].exists():
+        return None, 0, "not installed (`make peers` says why)"
+    rc, _, rss, _ = run_child([str(PEERS[tool]), str(RUN_PEER), tool, str(docs_file), str(out)])
+    if rc != 0:
+        return None, rss, f"failed (exit {rc}; run benchmarks/peers/run_peer.py {tool} by hand to see why)"
+    return json.loads(out.read_text(encoding="utf-8")), rss, ""
+
+
+def peer_rows(docs_file: Path, tmp: Path, say) -> dict | None:
+    """The peers' rows of the detection table; Philter's figures when it was measured."""
+    if not PEERS_DIR.exists():
+        return None
+    philter = None
+    for tool in PEERS:
+        t, rss, why = peer(tool, docs_file, tmp / f"peer-{tool}.json")
+        if t is None:
+            say(f"| {tool} | {why} | | | | — |")
+            continue
+        say(f"| {t['tool']} {t['version']}, {t['config']}, Python {t['python']} | {t['load_s']:.1f} | {t['docs_per_s']:.1f} | "
+            f"{t['chars_per_s']:,.0f} | {rss} | — |")
+        if tool == "philter":
+            philter = t
+    return philter
 
 
 def spans_of(path: Path) -> list:
@@ -141,12 +207,12 @@ def main() -> int:
         docs_file = tmp / "docs.jsonl"
         docs_file.write_text("".join(json.dumps(d) + "\n" for d in docs), encoding="utf-8")
         n_chars = sum(len(d["text"]) for d in docs)
-        say(f"Machine: {machine()}. Corpus: {len(docs)} documents ({n_chars:,} characters): the 30 unseen notes and "
+        say(f"Machine: {machine()}. Corpus: {len(docs)} documents ({n_chars:,} characters): the {len(docs) - n_syn} unseen notes and "
             f"{n_syn} synthetic letters of held-out families.")
         say("")
         say("### Detection (`detect --timing`: detection calls only, after one warm-up document)")
         say("")
-        say("| ensemble | load s | docs/s | chars/s | peak MB | spans as the torch reference |")
+        say("| ensemble or tool | load s | docs/s | chars/s | peak MB | spans as the torch reference |")
         say("|---|---|---|---|---|---|")
         ref_cfg = torch_reference(tmp)
         results = {}
@@ -158,7 +224,19 @@ def main() -> int:
             if label.startswith("default ("):
                 same = "identical" if spans_of(out) == spans_of(results["default, torch float32 (reference)"][1]) else "DIFFERENT"
             say(f"| {label} | {t['load_s']:.1f} | {t['docs_per_s']:.1f} | {t['chars_per_s']:,.0f} | {rss} | {same} |")
+        philter = peer_rows(docs_file, tmp, say)
         speedup = results["default (ONNX Runtime)"][0]["docs_per_s"] / results["default, torch float32 (reference)"][0]["docs_per_s"]
+        say("")
+        if not PEERS_DIR.exists():
+            say("The peer tools (Philter, Presidio, scrubadub) were not measured: their environment, .venv-peers, "
+                "is missing (`make peers` builds it).")
+        elif philter is None:
+            say("Philter was not measured (see its row).")
+        else:
+            ours = results["default (ONNX Runtime)"][0]["docs_per_s"]
+            say(f"default ensemble docs/s ÷ Philter docs/s = {ours / philter['docs_per_s']:.1f}× "
+                f"(Philter's per-file encoding detection, {philter['encoding_s']:.2f} s, is left out of its time "
+                f"as reading is left out of ours).")
         say("")
         say(f"ONNX Runtime against the torch float32 path: {speedup:.2f}x the documents per second.")
         say("")
