@@ -37,6 +37,7 @@ ENSEMBLE_SCHEMA: Schema = {
     "category_weights": (str,),
     "whole_span_categories": (list,),
     "trust_validated": (bool,),
+    "side_by_side": (bool,),
 }
 MEMBER_SCHEMA: Schema = {"name": (str,), "type": (str,), "weight": NUMBER, "optional": (bool,)}
 # What a transformer member may say besides name, type, weight and optional.
@@ -84,6 +85,9 @@ class EnsembleConfig:
     category_weights: str | None = None
     whole_span_categories: tuple[Category, ...] = DEFAULT_WHOLE_SPAN
     trust_validated: bool = True  # validated member spans cannot be out-voted
+    # Run the models side by side, each on its share of the cores, where that is safe
+    # (members.side_by_side_threads); false: one after another with all the cores each.
+    side_by_side: bool = True
     source_path: str | None = None
 
     def __post_init__(self) -> None:
@@ -134,6 +138,7 @@ class EnsembleConfig:
             category_weights=ens.get("category_weights"),
             whole_span_categories=_categories(ens.get("whole_span_categories", [c.value for c in DEFAULT_WHOLE_SPAN])),
             trust_validated=bool(ens.get("trust_validated", True)),
+            side_by_side=bool(ens.get("side_by_side", True)),
         )
         try:
             cfg.validate()
@@ -183,6 +188,7 @@ class EnsembleConfig:
                 "propagate": self.propagate,
                 "whole_span_categories": [c.value for c in self.whole_span_categories],
                 "trust_validated": self.trust_validated,
+                "side_by_side": self.side_by_side,
                 **({"tie_breaker": self.tie_breaker} if self.tie_breaker else {}),
                 **({"category_weights": self.category_weights} if self.category_weights else {}),
             },

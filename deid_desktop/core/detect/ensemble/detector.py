@@ -15,7 +15,8 @@ from ...text import words
 from ..base import Detector
 from ..completion import complete
 from .config import CategoryWeights, EnsembleConfig, Strategy, category_weights_json, load_category_weights
-from .members import is_model, reports_progress, work_shares, build_member
+from .members import build_member, is_model, runs_apart, side_by_side_threads
+from .running import run_members
 from .voting import Decision, accept_validated, accept_whole, rebuild_spans, token_votes
 
 
@@ -31,7 +32,11 @@ class Ensemble(Detector):
         weights: dict[str, float] | None = None,
         category_weights: CategoryWeights | None = None,
         guard=None,
+        side_by_side: bool = False,
     ):
+        """``side_by_side``: run the members that can (models on ONNX Runtime) in threads
+        beside each other; only for members given a share of the cores each
+        (``side_by_side_threads``), which ``from_config`` arranges."""
         self.config = config
         self.members = members  # name -> detector, only those that loaded
         self.inclusion = inclusion
@@ -47,6 +52,8 @@ class Ensemble(Detector):
         order = config.priority or [m.name for m in config.members]
         order += [m.name for m in config.members if m.name not in order]
         self.order = [n for n in order if n in members]
+        apart = [n for n in self.order if runs_apart(members[n])]
+        self.side_by_side = apart if side_by_side and len(apart) >= 2 else []
         w = {m.name: m.weight for m in config.members}
         if weights:
             w.update(weights)
@@ -93,8 +100,9 @@ class Ensemble(Detector):
 
             inclusion = InclusionList.default()
         members: dict[str, Detector] = {}
+        share = side_by_side_threads(cfg.members, model_overrides) if cfg.side_by_side else None
         for mc in cfg.members:
-            det = build_member(mc, inclusion=inclusion, model_override=(model_overrides or {}).get(mc.name))
+            det = build_member(mc, inclusion=inclusion, model_override=(model_overrides or {}).get(mc.name), threads=share)
             if det is not None:
                 members[mc.name] = det
         if not members:
@@ -108,7 +116,8 @@ class Ensemble(Detector):
         from ..guards import ClinicalTermGuard
 
         return cls(
-            cfg, members, inclusion=inclusion, weights=weights, category_weights=category_weights, guard=ClinicalTermGuard.default()
+            cfg, members, inclusion=inclusion, weights=weights, category_weights=category_weights,
+            guard=ClinicalTermGuard.default(), side_by_side=share is not None,
         )
 
     # -- running ------------------------------------------------------------------------
@@ -140,26 +149,12 @@ class Ensemble(Detector):
         starts; ``fraction(done)`` with the share of the whole call done (0-1) after each
         member and, inside members that report it (a transformer, batch by batch), as they
         go, so a long document's detection can show how far it has got. Either callback may
-        raise to stop."""
+        raise to stop. Both are called from this thread, also when the models run side by
+        side (running.py)."""
         per_doc: list[dict[str, list[Span]]] = [{} for _ in texts]
-        shares = work_shares([self.members[n] for n in self.order])
-        done = 0.0
-        for n, share in zip(self.order, shares):
-            if progress:
-                progress(n)
-            member = self.members[n]
-            if fraction is not None and reports_progress(member):
-
-                def within(f: float, base: float = done, share: float = share) -> None:
-                    fraction(min(1.0, base + share * f))
-
-                results = member.detect_many(list(texts), progress=within)
-            else:
-                results = member.detect_many(list(texts))
-            done += share
-            if fraction is not None:
-                fraction(min(1.0, done))
-            for i, spans in enumerate(results):
+        results = run_members(self.members, self.order, texts, side_by_side=self.side_by_side, progress=progress, fraction=fraction)
+        for n in self.order:
+            for i, spans in enumerate(results[n]):
                 per_doc[i][n] = [s.with_(source=n) if s.source != n else s for s in spans]
         return per_doc
 

@@ -26,7 +26,11 @@ def resolve_model_dir(spec: str | Path) -> Path | None:
         return None
 
 
-def build_member(mc: MemberConfig, *, inclusion=None, model_override: str | None = None) -> Detector | None:
+def build_member(
+    mc: MemberConfig, *, inclusion=None, model_override: str | None = None, threads: int | None = None
+) -> Detector | None:
+    """The member ``mc`` describes, or None for an optional model that is not there.
+    ``threads`` is a transformer's CPU thread count where its settings give none."""
     if mc.type == "rules":
         from ..rules import RuleSet
 
@@ -47,6 +51,8 @@ def build_member(mc: MemberConfig, *, inclusion=None, model_override: str | None
         if unknown:
             raise ConfigError(f"unknown key {unknown[0]!r} in member {mc.name!r}; allowed: {', '.join(sorted(TRANSFORMER_SCHEMA))}")
         opts = {k: v for k, v in mc.options.items() if k != "model"}
+        if threads is not None:
+            opts.setdefault("threads", threads)
         det = TransformerDetector(str(path), name=mc.name, **opts)
         if inclusion is not None:
             det.inclusion = inclusion
@@ -76,6 +82,44 @@ def work_shares(members: Sequence[Detector]) -> list[float]:
         return [1.0 / len(members)] * len(members) if members else []
     n = sum(reporting)
     return [1.0 / n if r else 0.0 for r in reporting]
+
+
+def side_by_side_threads(members: Sequence[MemberConfig], model_overrides: dict[str, str] | None = None) -> int | None:
+    """CPU threads for each transformer member when they are to run side by side, one per
+    share of the cores, or None to run them one after another with all the cores each.
+
+    Side by side only where that is safe and pays: at least two model members whose models
+    are present, all on ONNX Runtime (each session has threads of its own; torch's are one
+    pool for the whole process), and at least one core for each. On this project's 2-core
+    CPU two single-threaded sessions side by side ran the default ensemble's models 1.4x
+    faster than one two-threaded session after the other, with the same spans
+    (benchmarks/throughput.py): small matrices spread over two threads spend much of their
+    time waiting for each other."""
+    from ...errors import ModelError
+    from ...models.device import default_threads
+    from ..transformer import choose_backend, resolve_device
+
+    models = [mc for mc in members if mc.type == "transformer"]
+    specs = [((model_overrides or {}).get(mc.name) or mc.options.get("model"), mc) for mc in models]
+    present = [mc for spec, mc in specs if spec and resolve_model_dir(spec) is not None]
+    if len(present) < 2:
+        return None
+    for mc in present:
+        o = mc.options
+        try:
+            backend = choose_backend(o.get("backend", "auto"), resolve_device(o.get("device", "auto")), o.get("quantize"), o.get("precision", "auto"))
+        except ModelError:
+            return None
+        if backend != "onnx":
+            return None
+    cores = default_threads()
+    return cores // len(present) if cores >= len(present) else None
+
+
+def runs_apart(detector: Detector) -> bool:
+    """Whether the member may run in a thread beside others: a model on ONNX Runtime (its
+    session releases the interpreter while it computes)."""
+    return is_model(detector) and getattr(detector, "runner", None) is not None
 
 
 def is_model(detector: Detector) -> bool:
