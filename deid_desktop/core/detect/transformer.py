@@ -2,7 +2,9 @@
 
 Documents are read one sentence at a time (001). Across all documents of a call, sentences on
 the inclusion list are skipped, identical sentences are run once, and the rest are sorted by
-length and batched with padding to the longest in the batch. Each word takes the prediction of
+length and batched with padding to the longest in the batch. What a sentence gave is kept
+for later calls (``SentenceMemo``): the re-scan of a written output reads again only the
+sentences a surrogate changed, and a batch's repeated headers and templates run once. Each word takes the prediction of
 its first sub-word; neighbouring words of one category form a span whose score is the mean
 probability of that category over its words.
 """
@@ -11,7 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 import warnings
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -59,6 +63,52 @@ WINDOW = 8192
 # Sentences per forward pass when the ensemble file does not say (see _setup).
 TORCH_BATCH = 64
 ONNX_BATCH = 8
+
+
+# Characters of sentences whose results are kept between calls (about twice that in bytes,
+# with their spans): a whole 20 MB text's, so its re-scan reads only what changed.
+MEMO_CHARS = 24_000_000
+
+
+class SentenceMemo:
+    """What the model found in each sentence it read (offsets within the sentence), the
+    least recently used forgotten first past ``max_chars`` characters of sentences. The
+    model reads a sentence alone, so its spans there do not depend on the call it came in
+    (tests/core/detect/test_transformer.py checks batch against single). Held in memory
+    only, for this loaded model: a retrained model is a new detector with an empty memo."""
+
+    def __init__(self, max_chars: int = MEMO_CHARS):
+        self.max_chars = max_chars
+        self.chars = 0
+        self._items: OrderedDict[str, list[Span]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, sentence: str) -> list[Span] | None:
+        with self._lock:
+            spans = self._items.get(sentence)
+            if spans is not None:
+                self._items.move_to_end(sentence)
+            return spans
+
+    def put(self, sentence: str, spans: list[Span]) -> None:
+        if len(sentence) > self.max_chars:
+            return
+        with self._lock:
+            if sentence in self._items:
+                return
+            self._items[sentence] = spans
+            self.chars += len(sentence)
+            while self.chars > self.max_chars:
+                old, _ = self._items.popitem(last=False)
+                self.chars -= len(old)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self.chars = 0
 
 
 @dataclass
@@ -253,6 +303,7 @@ class TransformerDetector(Detector):
                 self._autocast = autocast_dtype(self._device, precision)
             self.model = model
         self.pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
+        self.memo = SentenceMemo()
 
     # -- description ---------------------------------------------------------------------
     @property
@@ -310,13 +361,17 @@ class TransformerDetector(Detector):
         results: list[list[Span]] = [[] for _ in texts]
         unique: dict[str, int] = {}
         sentence_texts: list[str] = []
-        placements: list[list[tuple[int, int]]] = []  # per unique sentence: (doc, offset)
+        placements: list[list[tuple[int, int]]] = []  # per sentence to run: (doc, offset)
         for di, text in enumerate(texts):
             for s, e in split_sentences(text):
                 sent = text[s:e]
                 if not words(sent):
                     continue  # punctuation or symbols only: nothing to tag
                 if self.inclusion is not None and self.inclusion.contains(sent):
+                    continue
+                known = self.memo.get(sent)
+                if known is not None:
+                    results[di].extend(sp.with_(start=sp.start + s, end=sp.end + s) for sp in known)
                     continue
                 k = unique.get(sent)
                 if k is None:
@@ -330,8 +385,11 @@ class TransformerDetector(Detector):
             done = (lambda f, w=w, n=len(window): progress((w + f * n) / total)) if progress else None
             found = self._run_sentences(window, done)
             for k, spans in enumerate(found):
+                self.memo.put(window[k], spans)
                 for di, off in placements[w + k]:
                     results[di].extend(sp.with_(start=sp.start + off, end=sp.end + off) for sp in spans)
+        if progress is not None and total == 0:
+            progress(1.0)
         return [sorted(r, key=lambda s: (s.start, s.end)) for r in results]
 
     def _run_sentences(self, sents: list[str], progress: Callable[[float], None] | None = None) -> list[list[Span]]:

@@ -67,8 +67,12 @@ def test_spans_are_word_aligned_with_unicode_and_crlf(det):
 
 def test_batched_and_single_results_agree(det):
     docs = [d.text for d in letters(6, seed=8)]
+    det.memo.clear()
     together = det.detect_many(docs)
-    alone = [det.detect(t) for t in docs]
+    alone = []
+    for t in docs:
+        det.memo.clear()  # each text read by the model alone, not taken from the memo
+        alone.append(det.detect(t))
     assert [found_set(a) for a in together] == [found_set(b) for b in alone]
     for a, b in zip(together, alone):
         assert [round(x.score, 4) for x in a] == [round(y.score, 4) for y in b]
@@ -77,6 +81,7 @@ def test_batched_and_single_results_agree(det):
 def test_identical_sentences_are_run_once_and_placed_everywhere(det, monkeypatch):
     doc = letters(1, seed=5)[0]
     texts = [doc.text, "Intro line.\n" + doc.text, doc.text]
+    det.memo.clear()
     pieces_seen = []
     original = det._forward
 
@@ -93,6 +98,51 @@ def test_identical_sentences_are_run_once_and_placed_everywhere(det, monkeypatch
     assert {(s + shift, e + shift, c) for s, e, c in first} <= found_set(results[1])
 
 
+def counting_forward(det, monkeypatch) -> list[str]:
+    """The sentences (pieces) the model reads from now on."""
+    seen: list[str] = []
+    original = det._forward
+    monkeypatch.setattr(det, "_forward", lambda batch: (seen.extend(p.text for p in batch), original(batch))[1])
+    return seen
+
+
+def test_a_text_read_again_is_answered_from_the_memo_with_the_same_spans(det, monkeypatch):
+    doc = letters(1, seed=21)[0]
+    det.memo.clear()
+    first = det.detect(doc.text)
+    seen = counting_forward(det, monkeypatch)
+    again = det.detect("Header line.\n" + doc.text)
+    assert seen == ["Header line."]  # only the new sentence went through the model
+    shift = len("Header line.\n")
+    assert [(s.start + shift, s.end + shift, s.category, round(s.score, 5)) for s in first] == [
+        (s.start, s.end, s.category, round(s.score, 5)) for s in again if s.start >= shift
+    ]
+
+
+def test_a_rescan_reads_only_the_sentences_a_surrogate_changed(det, monkeypatch):
+    doc = letters(1, seed=22)[0]
+    det.memo.clear()
+    spans = det.detect(doc.text)
+    name = next(s for s in spans if s.category is Category.NAME)
+    changed = doc.text[: name.start] + "Zebedee Quill" + doc.text[name.end :]
+    seen = counting_forward(det, monkeypatch)
+    det.detect(changed)
+    assert seen and all("Zebedee Quill" in piece for piece in seen)
+
+
+def test_the_memo_forgets_the_least_recently_used_past_its_size():
+    from deid_desktop.core.detect.transformer import SentenceMemo
+
+    memo = SentenceMemo(max_chars=10)
+    memo.put("aaaa", [])
+    memo.put("bbbb", [])
+    assert memo.get("aaaa") == []  # used: now the most recent
+    memo.put("cccc", [])  # 12 characters: the least recently used goes
+    assert memo.get("bbbb") is None and memo.get("aaaa") == [] and memo.get("cccc") == []
+    memo.put("x" * 11, [])  # longer than the whole memo: not kept, nothing pushed out
+    assert len(memo) == 2 and memo.chars == 8
+
+
 def test_sentences_on_the_inclusion_list_are_skipped(det, monkeypatch):
     doc = letters(1, seed=6)[0]
     name_sentence = doc.text.split(".")[0] + "."
@@ -101,9 +151,8 @@ def test_sentences_on_the_inclusion_list_are_skipped(det, monkeypatch):
         def contains(self, sentence: str) -> bool:
             return sentence == name_sentence
 
-    seen = []
-    original = det._forward
-    monkeypatch.setattr(det, "_forward", lambda batch: (seen.extend(p.text for p in batch), original(batch))[1])
+    det.memo.clear()
+    seen = counting_forward(det, monkeypatch)
     monkeypatch.setattr(det, "inclusion", Inclusion())
     spans = det.detect(doc.text)
     assert name_sentence not in seen
