@@ -2,8 +2,9 @@
 
 1. Detection (`deid-desktop detect --timing`, detection calls only, after one warm-up
    document) on 126 documents: the 36 hand-written unseen notes and 90 synthetic letters of
-   held-out template families. Ensembles: the default (ONNX Runtime on a CPU), the same
-   ensemble on the torch reference path (float32), and rules only. The spans of the fast path
+   held-out template families. Ensembles: the default (ONNX Runtime on a CPU, the two models
+   side by side), the same with the models one after the other, the same ensemble on the
+   torch reference path (float32), int8.toml (the models in int8), and rules only. The spans of the fast path
    are compared with the reference path's: the same spans mean the same accuracy.
    In the same run and on the same documents, the peer tools Philter, Presidio and scrubadub,
    when their environments exist: `make peers` builds them under .venv-peers, apart from the
@@ -48,6 +49,7 @@ CLI = [sys.executable, "-m", "deid_desktop.cli"]
 UNSEEN = ROOT / "benchmarks" / "data" / "unseen_notes"
 DEFAULT = ROOT / "resources" / "ensembles" / "default.toml"
 RULES = ROOT / "resources" / "ensembles" / "rules_only.toml"
+INT8 = ROOT / "resources" / "ensembles" / "int8.toml"
 PEERS_DIR = ROOT / ".venv-peers"
 RUN_PEER = ROOT / "benchmarks" / "peers" / "run_peer.py"
 # each peer and the interpreter of its environment (benchmarks/peers/setup.sh says why two)
@@ -63,6 +65,25 @@ def corpus(n_synthetic: int) -> list[dict]:
     for i, d in enumerate(generate_corpus(n_synthetic, seed=11, split="heldout")):
         docs.append({"id": f"synthetic-{i:03d}", "text": d["text"]})
     return docs
+
+
+def one_after_the_other(folder: Path) -> Path:
+    """The default ensemble with its models run one after the other, each with every core
+    (the default runs them side by side)."""
+    text = DEFAULT.read_text(encoding="utf-8").replace("side_by_side = true", "side_by_side = false")
+    assert "side_by_side = false" in text
+    path = folder / "default_one_after_the_other.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def kept(spans: list, reference: list) -> str:
+    """How many of the reference spans a path found, and how many others."""
+    ref = {(i, s) for i, doc in enumerate(reference) for s in doc}
+    got = {(i, s) for i, doc in enumerate(spans) for s in doc}
+    if got == ref:
+        return "identical"
+    return f"{len(ref & got) / max(1, len(ref)):.1%} of them, {len(got - ref)} others"
 
 
 def torch_reference(folder: Path) -> Path:
@@ -215,14 +236,22 @@ def main() -> int:
         say("| ensemble or tool | load s | docs/s | chars/s | peak MB | spans as the torch reference |")
         say("|---|---|---|---|---|---|")
         ref_cfg = torch_reference(tmp)
+        seq_cfg = one_after_the_other(tmp)
         results = {}
-        for label, cfg in (("default, torch float32 (reference)", ref_cfg), ("default (ONNX Runtime)", DEFAULT), ("rules only", RULES)):
+        rows = (
+            ("default, torch float32 (reference)", ref_cfg),
+            ("default (ONNX Runtime, the models one after the other)", seq_cfg),
+            ("default (ONNX Runtime)", DEFAULT),
+            ("int8.toml (ONNX Runtime int8)", INT8),
+            ("rules only", RULES),
+        )
+        for label, cfg in rows:
             out = tmp / f"{len(results)}.jsonl"
             t, rss = detect(docs_file, cfg, out)
             results[label] = (t, out)
             same = "—"
-            if label.startswith("default ("):
-                same = "identical" if spans_of(out) == spans_of(results["default, torch float32 (reference)"][1]) else "DIFFERENT"
+            if label != "rules only" and cfg is not ref_cfg:
+                same = kept(spans_of(out), spans_of(results["default, torch float32 (reference)"][1]))
             say(f"| {label} | {t['load_s']:.1f} | {t['docs_per_s']:.1f} | {t['chars_per_s']:,.0f} | {rss} | {same} |")
         philter = peer_rows(docs_file, tmp, say)
         speedup = results["default (ONNX Runtime)"][0]["docs_per_s"] / results["default, torch float32 (reference)"][0]["docs_per_s"]
@@ -239,9 +268,14 @@ def main() -> int:
                 f"as reading is left out of ours).")
         say("")
         say(f"ONNX Runtime against the torch float32 path: {speedup:.2f}x the documents per second.")
+        fig = {label: results[label][0]["docs_per_s"] for label, _ in rows}
+        say(f"The models side by side against one after the other: "
+            f"{fig['default (ONNX Runtime)'] / fig['default (ONNX Runtime, the models one after the other)']:.2f}x; "
+            f"int8 against the default: {fig['int8.toml (ONNX Runtime int8)'] / fig['default (ONNX Runtime)']:.2f}x.")
         say("")
 
-        for label, cfg in (("default, torch float32 (reference)", ref_cfg), ("default (ONNX Runtime)", DEFAULT)):
+        for label, cfg in (("default, torch float32 (reference)", ref_cfg), ("default (ONNX Runtime, the models one after the other)", seq_cfg),
+                           ("default (ONNX Runtime)", DEFAULT)):
             stop = multiprocessing.Event()
             spinner = multiprocessing.Process(target=_spin, args=(stop,), daemon=True)
             spinner.start()

@@ -52,10 +52,13 @@ log = logging.getLogger(__name__)
 #   torch float32, 64 a batch    9.4 docs/s idle, 3.1 with one core busy elsewhere, load 5.1 s
 #   ONNX Runtime float32, 8      7.0 docs/s idle, 5.1 with one core busy elsewhere, load 0.7 s
 #   identical spans; bfloat16 autocast changed 3 of 1,415 spans and was not faster here.
+#   ONNX Runtime, the two models side by side, one thread each: 1.4x one after the other
+#   ONNX Runtime int8 (weights per channel), one sentence at a time: 1.3x float32 again,
+#   PHI-word recall within 0.2 points, precision 0.2-0.3 lower (onnx_runner.py)
 # So on a CPU the default is ONNX Runtime in float32 (models/onnx_runner.py): quick to start, light,
 # and steady on a desktop that is doing other work; `backend = "torch"` suits an idle batch
-# machine. int8 (quantize=True) and bfloat16 (precision="bf16") stay opt-in on the torch
-# backend, which a GPU also uses.
+# machine. int8 (quantize=True) is opt-in, on ONNX Runtime (on torch with backend = "torch");
+# bfloat16 (precision="bf16") is opt-in on the torch backend, which a GPU also uses.
 
 # Sentences handled per pass: bounds memory for very large calls; within a pass they are
 # sorted by length, so padding stays small.
@@ -182,7 +185,7 @@ class TransformerDetector(Detector):
             if config.shape_spec is not None and not check_spec(config.shape_spec):
                 raise ModelError(f"{path.name}: the model was trained with word-shape features of another version")
             try:
-                runner = open_runner(path, n_threads, lambda: _exportable(path, config.shape_spec is not None))
+                runner = open_runner(path, n_threads, lambda: _exportable(path, config.shape_spec is not None), int8=bool(quantize))
                 tokenizer = FastTokenizer(path)
             except ModelError as e:
                 if backend == "onnx":
@@ -258,7 +261,12 @@ class TransformerDetector(Detector):
         path: Path | None,
         manifest: dict[str, Any],
     ) -> None:
-        if batch_size is None:
+        onnx_int8 = runner is not None and bool(quantize)
+        if onnx_int8:
+            # int8 activation scales are taken over the whole input: one sentence at a time,
+            # a sentence's spans do not depend on what it was read with (onnx_runner.py).
+            batch_size = 1
+        elif batch_size is None:
             # ONNX Runtime on a CPU is fastest on small batches (less padding, measured in
             # docs/benchmarks.md, "Throughput"); torch, and a GPU, on large ones.
             batch_size = ONNX_BATCH if runner is not None else TORCH_BATCH
@@ -282,7 +290,7 @@ class TransformerDetector(Detector):
         self._device: Any = CPU if runner is not None else _torch_device(device)
         self.threads = threads or default_threads()
         self.runner = runner
-        self.quantized = False
+        self.quantized = onnx_int8
         self._autocast: Any = None  # a torch.dtype to autocast to, on the torch path
         if runner is not None:
             # A model trained with word shapes gets them computed from each piece's cased text.
@@ -486,8 +494,8 @@ def choose_backend(backend: str, device: str, quantize: bool | None, precision: 
     """"torch" or "onnx" for ``backend`` on ``device`` (a device type: "cpu", "cuda", "mps").
     "auto" takes ONNX Runtime on the CPU (float32, the same spans; starts seconds sooner in
     a third of the memory and keeps most of its speed on a busy machine, where torch
-    collapses) unless int8 or bfloat16 was asked for, which only the torch path
-    has; torch on a GPU."""
+    collapses; int8 too) unless bfloat16 was asked for, which only the torch path has;
+    torch on a GPU."""
     if backend not in BACKENDS:
         raise ModelError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
     if backend == "torch":
@@ -499,7 +507,7 @@ def choose_backend(backend: str, device: str, quantize: bool | None, precision: 
         if not onnx_available():
             raise ModelError("backend = \"onnx\" needs the onnxruntime package, which is not installed")
         return "onnx"
-    if on_cpu and not quantize and precision != "bf16" and onnx_available():
+    if on_cpu and precision != "bf16" and onnx_available():
         return "onnx"
     return "torch"
 

@@ -111,7 +111,7 @@ def test_config_errors_are_clear(tmp_path):
 
 
 def test_shipped_configs_load():
-    for name in ("default", "union", "majority", "soft_vote", "rules_only"):
+    for name in ("default", "union", "majority", "soft_vote", "rules_only", "int8"):
         from deid_desktop.core.paths import resource
 
         cfg = EnsembleConfig.load(resource("ensembles", f"{name}.toml"))

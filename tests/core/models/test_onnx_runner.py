@@ -152,12 +152,13 @@ def test_a_read_only_model_is_exported_to_the_user_cache(tiny, tmp_path, monkeyp
     assert export.stat().st_mode & 0o777 == 0o600 and (cache / "onnx").stat().st_mode & 0o777 == 0o700
 
 
-def test_auto_takes_onnx_on_a_cpu_unless_int8_or_bf16_is_asked_for(tiny):
+def test_auto_takes_onnx_on_a_cpu_unless_bf16_is_asked_for(tiny):
     from deid_desktop.core.detect.transformer import TransformerDetector, choose_backend
     from deid_desktop.core.errors import ModelError
 
     assert choose_backend("auto", "cpu", None, "auto") == "onnx"
-    assert choose_backend("auto", "cpu", True, "auto") == "torch"
+    assert choose_backend("auto", "cpu", True, "auto") == "onnx"  # int8 on ONNX Runtime
+    assert choose_backend("torch", "cpu", True, "auto") == "torch"
     assert choose_backend("auto", "cpu", None, "bf16") == "torch"
     assert choose_backend("auto", "cuda", None, "auto") == "torch"
     with pytest.raises(ModelError, match="CPU only"):
@@ -285,3 +286,44 @@ def test_worker_processes_share_the_cores_instead_of_each_taking_all(tiny, monke
     assert TransformerDetector(str(tiny)).describe()["threads"] == 1
     monkeypatch.setenv("DEID_THREADS", "lots")  # nonsense is ignored
     assert TransformerDetector(str(tiny)).describe()["threads"] == 4
+
+
+def _found(spans):
+    return {(s, e, c) for doc in spans for s, e, c, _ in doc}
+
+
+def test_int8_runs_on_onnx_runtime_and_keeps_nearly_all_spans(tiny):
+    from deid_desktop.core.detect.transformer import TransformerDetector
+
+    plain = _found(_spans(TransformerDetector(str(tiny), backend="onnx")))
+    q = TransformerDetector(str(tiny), quantize=True)
+    d = q.describe()
+    assert q.backend == "onnxruntime" and d["dtype"] == "int8-dynamic" and q.quantized and d["batch_size"] == 1
+    quant = _found(_spans(q))
+    # the stated tolerance: int8 may move a few borderline words, not the findings
+    assert len(plain & quant) >= 0.9 * len(plain) and len(quant - plain) <= 0.1 * len(plain)
+
+
+def test_int8_spans_do_not_depend_on_what_a_sentence_is_read_with(tiny):
+    from deid_desktop.core.detect.transformer import TransformerDetector
+
+    together = _spans(TransformerDetector(str(tiny), quantize=True))
+    alone = [_spans(TransformerDetector(str(tiny), quantize=True), [t])[0] for t in TEXTS]
+    assert together == alone
+
+
+def test_int8_export_is_made_once_beside_the_float32_one_and_replaced_with_new_weights(tmp_path):
+    from deid_desktop.core.detect.transformer import TransformerDetector
+    from deid_desktop.core.models import onnx_runner
+
+    folder = _tiny(tmp_path / "model", seed=7)
+    TransformerDetector(str(folder), quantize=True)
+    first = sorted(p.name for p in (folder / "onnx").glob("*.onnx"))
+    assert len(first) == 2 and any(n.endswith("-int8.onnx") for n in first)
+    stamp = onnx_runner.export_path(folder, int8=True).stat().st_mtime_ns
+    TransformerDetector(str(folder), quantize=True)
+    assert onnx_runner.export_path(folder, int8=True).stat().st_mtime_ns == stamp  # not made again
+    _tiny(folder, seed=8)  # new weights: new exports, the old ones gone
+    TransformerDetector(str(folder), quantize=True)
+    now = sorted(p.name for p in (folder / "onnx").glob("*.onnx"))
+    assert len(now) == 2 and not set(now) & set(first)
