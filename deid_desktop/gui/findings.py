@@ -71,6 +71,7 @@ class FindingsModel(QAbstractTableModel):
         super().__init__()
         self.rows: list[FindingRow] = []
         self._row_of: dict[int, int] = {}
+        self._order = (self.POSITION, Qt.SortOrder.AscendingOrder)  # what the rows are sorted by
         self.text = ""  # the document's text, for the context in the Text tooltip
         self._strike = QFont()
         self._strike.setStrikeOut(True)
@@ -94,9 +95,30 @@ class FindingsModel(QAbstractTableModel):
                     self.dataChanged.emit(self.index(i, 0), self.index(i, len(self.HEADERS) - 1))
             return
         self.beginResetModel()
-        self.rows = [FindingRow.of(s) for s in spans]
+        self.rows = self._sorted([FindingRow.of(s) for s in spans])
         self._row_of = {r.span.id: i for i, r in enumerate(self.rows)}
         self.endResetModel()
+
+    def _sorted(self, rows: list[FindingRow]) -> list[FindingRow]:
+        column, order = self._order
+        return sorted(rows, key=lambda r: r.sort[column], reverse=order == Qt.SortOrder.DescendingOrder)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sorted here, by one key per row: a sorting proxy compares rows pairwise through
+        ``data()``, which for 1,918 findings held the window for a third of a second each
+        time a document opened (benchmarks/gui_responsiveness.py). A decided row keeps its
+        place until the table is sorted again, so it does not jump away from the reviewer."""
+        if not 0 <= column < len(self.HEADERS):
+            return
+        self._order = (column, order)
+        self.layoutAboutToBeChanged.emit()
+        persistent = self.persistentIndexList()
+        ids = [self.rows[p.row()].span.id if p.row() < len(self.rows) else None for p in persistent]
+        self.rows = self._sorted(self.rows)
+        self._row_of = {r.span.id: i for i, r in enumerate(self.rows)}
+        moved = [self.index(self._row_of[i], p.column()) if i in self._row_of else QModelIndex() for i, p in zip(ids, persistent)]
+        self.changePersistentIndexList(persistent, moved)
+        self.layoutChanged.emit()
 
     def update_spans(self, changed) -> None:
         """Rows of findings decided in place: each changes alone (one dataChanged per row)."""
@@ -148,6 +170,13 @@ class FindingsModel(QAbstractTableModel):
         return None
 
 
+class SortInSource(QSortFilterProxyModel):
+    """Passes sorting to the source model (``FindingsModel.sort``) and keeps its order."""
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        self.sourceModel().sort(column, order)
+
+
 class FindingsDock(QDockWidget):
     finding_chosen = Signal(int)
     # context-menu intents on a row (span id); the window turns them into review actions
@@ -159,9 +188,8 @@ class FindingsDock(QDockWidget):
         super().__init__("Findings", parent)
         self.setObjectName("findingsDock")
         self.model = FindingsModel()
-        self.proxy = QSortFilterProxyModel()
+        self.proxy = SortInSource()
         self.proxy.setSourceModel(self.model)
-        self.proxy.setSortRole(SORT_ROLE)
         self.table = QTableView()
         self.table.setObjectName("findingsTable")
         self.table.setModel(self.proxy)

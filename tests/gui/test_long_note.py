@@ -9,7 +9,7 @@ import math
 import re
 
 import pytest
-from PySide6.QtCore import QItemSelectionModel, QSize, Qt
+from PySide6.QtCore import QItemSelectionModel, QPoint, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QTextFormat
 from PySide6.QtTest import QTest
 
@@ -310,3 +310,31 @@ def test_detection_shows_progress_inside_a_long_document(qtbot, workspace, setti
     assert percents == sorted(percents)
     assert [v for v, _ in within] == sorted(v for v, _ in within)
     w.close()
+
+
+def _column(table, col: int) -> list:
+    proxy = table.model()
+    return [proxy.index(r, col).data(Qt.ItemDataRole.UserRole + 1) for r in range(proxy.rowCount())]
+
+
+def test_sorting_the_findings_by_a_column_keeps_the_order_and_the_selected_finding(window, long_doc):
+    findings, c = window.findings, window.controller
+    table, header = findings.table, findings.table.horizontalHeader()
+    assert _column(table, FindingsModel.POSITION) == sorted(_column(table, FindingsModel.POSITION))
+    chosen = c.spans[len(c.spans) // 3]
+    c.select(chosen.id)
+    at = QPoint(header.sectionViewportPosition(FindingsModel.SCORE) + header.sectionSize(FindingsModel.SCORE) // 2, header.height() // 2)
+    QTest.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=at)  # a click on "Score"
+    if header.sortIndicatorOrder() != Qt.SortOrder.DescendingOrder:
+        QTest.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=at)
+    scores = _column(table, FindingsModel.SCORE)
+    assert scores == sorted(scores, reverse=True) and len(scores) == len(c.spans)
+    # the selection followed its finding to its new row
+    current = table.selectionModel().currentIndex()
+    assert current.data(Qt.ItemDataRole.UserRole) == chosen.id
+    # a decision leaves the row where it is; the spans reloaded keep the chosen order
+    row = current.row()
+    QTest.keyClick(window.pane.text_view, Qt.Key.Key_R)
+    assert table.model().index(row, 0).data(Qt.ItemDataRole.UserRole) == chosen.id
+    findings.set_spans(list(reversed(c.spans)), c.text)
+    assert _column(table, FindingsModel.SCORE) == sorted(scores, reverse=True)
