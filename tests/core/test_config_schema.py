@@ -24,6 +24,7 @@ DEFAULT_RESOLVED = {
         "propagate": True,
         "whole_span_categories": ["NAME", "DATE", "AGE", "LOCATION", "ORGANIZATION", "CONTACT", "ID"],
         "trust_validated": True,
+        "side_by_side": True,
         "tie_breaker": "minilm-balanced",
         "category_weights": "category_weights.toml",
     },
@@ -92,6 +93,10 @@ def test_the_shipped_ensembles_resolve_as_they_did_before_they_used_extends():
     assert resolved["default"] == DEFAULT_RESOLVED
     for name, strategy in (("majority", "majority"), ("union", "union"), ("soft_vote", "soft_vote")):
         assert resolved[name] == {**DEFAULT_RESOLVED, "ensemble": {**DEFAULT_RESOLVED["ensemble"], "strategy": strategy}}, name
+    # int8.toml is the default with its models quantised, nothing else
+    int8 = EnsembleConfig.load(resource("ensembles", "int8.toml")).to_dict()
+    quantised = [{**m, "quantize": True} if m["type"] == "transformer" else m for m in DEFAULT_RESOLVED["member"]]
+    assert int8 == {**DEFAULT_RESOLVED, "member": quantised}
     # and they are no longer copies of it
     for name in ("majority", "union", "soft_vote"):
         assert "[[member]]" not in resource("ensembles", f"{name}.toml").read_text(encoding="utf-8")
