@@ -4,9 +4,9 @@ Documents are read one sentence at a time (001). Across all documents of a call,
 the inclusion list are skipped, identical sentences are run once, and the rest are sorted by
 length and batched with padding to the longest in the batch. What a sentence gave is kept
 for later calls (``SentenceMemo``): the re-scan of a written output reads again only the
-sentences a surrogate changed, and a batch's repeated headers and templates run once. Each word takes the prediction of
-its first sub-word; neighbouring words of one category form a span whose score is the mean
-probability of that category over its words.
+sentences a surrogate changed, and a batch's repeated headers and templates run once. Each
+word takes the prediction of its first sub-word; neighbouring words of one category form a
+span whose score is the mean probability of that category over its words.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ log = logging.getLogger(__name__)
 #   ONNX Runtime float32, 8      7.0 docs/s idle, 5.1 with one core busy elsewhere, load 0.7 s
 #   identical spans; bfloat16 autocast changed 3 of 1,415 spans and was not faster here.
 #   ONNX Runtime, the two models side by side, one thread each: 1.4x one after the other
-#   ONNX Runtime int8 (weights per channel), one sentence at a time: 1.3x float32 again,
+#   ONNX Runtime int8 (weights per channel), one sentence at a time: 1.3-1.4x float32 again,
 #   PHI-word recall within 0.2 points, precision 0.2-0.3 lower (onnx_runner.py)
 # So on a CPU the default is ONNX Runtime in float32 (models/onnx_runner.py): quick to start, light,
 # and steady on a desktop that is doing other work; `backend = "torch"` suits an idle batch

@@ -22,7 +22,7 @@ ONNX Runtime's dynamic quantisation of the weight matrices (queries, keys, value
 attention output and the feed-forward layers; per-channel int8 weights, activations
 quantised per call). Activation scales are taken over the whole input, so the detector runs
 an int8 model one sentence at a time: a sentence gives the same spans whatever it is read
-with. Measured on the default ensemble (docs/benchmarks.md, "Throughput"): 1.3x the
+with. Measured on the default ensemble (docs/benchmarks.md, "Throughput"): 1.3-1.4x the
 documents per second of float32, PHI-word recall within 0.2 points on the development and
 test halves of the hand-written notes and the synthetic held-out letters, precision 0.2-0.3
 points lower; so it is offered, not the default. (Batches of 8 were 1.8x but lost 0.33
@@ -193,17 +193,18 @@ def quantize_export(source: Path, target: Path) -> Path:
     try:
         # The quantiser logs advice on the root logger; the user has nothing to do about it.
         logging.disable(logging.WARNING)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            quantize_dynamic(
-                str(source), tmp, per_channel=True, weight_type=QuantType.QInt8,
-                op_types_to_quantize=["MatMul"], nodes_to_quantize=weight_matmuls(source),
-            )
-        logging.disable(logging.NOTSET)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                quantize_dynamic(
+                    str(source), tmp, per_channel=True, weight_type=QuantType.QInt8,
+                    op_types_to_quantize=["MatMul"], nodes_to_quantize=weight_matmuls(source),
+                )
+        finally:
+            logging.disable(logging.NOTSET)
         os.chmod(tmp, 0o600)
         os.replace(tmp, target)
     except Exception as e:
-        logging.disable(logging.NOTSET)
         Path(tmp).unlink(missing_ok=True)
         raise ModelError(f"{target.parent.parent.name}: the model could not be quantised for ONNX Runtime ({type(e).__name__})") from None
     _forget_earlier(target)

@@ -95,15 +95,15 @@ def side_by_side_threads(members: Sequence[MemberConfig], model_overrides: dict[
     faster than one two-threaded session after the other, with the same spans
     (benchmarks/throughput.py): small matrices spread over two threads spend much of their
     time waiting for each other."""
-    from ...errors import ModelError
-    from ...models.device import default_threads
-    from ..transformer import choose_backend, resolve_device
-
     models = [mc for mc in members if mc.type == "transformer"]
     specs = [((model_overrides or {}).get(mc.name) or mc.options.get("model"), mc) for mc in models]
     present = [mc for spec, mc in specs if spec and resolve_model_dir(spec) is not None]
     if len(present) < 2:
-        return None
+        return None  # before the imports below: a rules-only ensemble starts without them
+    from ...errors import ModelError
+    from ...models.device import default_threads
+    from ..transformer import choose_backend, resolve_device
+
     for mc in present:
         o = mc.options
         try:
