@@ -453,3 +453,19 @@ def test_a_photo_taken_on_its_side_stays_upright_when_its_exif_is_dropped():
         assert out.size == (20, 40)
         assert not out.getexif()
     assert b"Tevita" not in clean.data
+
+
+def test_a_value_repeated_in_many_attributes_is_replaced_in_every_one():
+    from lxml import etree
+
+    from deid_desktop.core.documents.docx_scrub import Residual, scrub_residual_text
+
+    root = etree.fromstring(
+        '<r><a title="Tevita_Fifita" size="24"/><b title="Tevita_Fifita" size="24"/>'
+        '<c alt="photo of tevitafifita" size="24"/><d title="Tevita_Fifita">Tevita Fifita</d></r>'
+    )
+    scrub_residual_text(root, Residual([("Tevita Fifita", "Hone Walker")]), exclude=set())
+    titles = [el.get("title") for el in root if el.get("title")]
+    assert titles == ["Hone_Walker"] * 3
+    assert root[2].get("alt") == "photo of HoneWalker"
+    assert [el.get("size") for el in root[:3]] == ["24"] * 3 and root[3].text == "Hone Walker"
