@@ -140,9 +140,8 @@ def export(model: Any, input_names: Sequence[str], target: Path) -> Path:
     wrapper = _LogitsOnly(model.float().cpu().eval(), input_names)
     sample = tuple(torch.ones((2, 8), dtype=torch.long) for _ in input_names)
     axes = {n: {0: "batch", 1: "sequence"} for n in [*input_names, "logits"]}
-    fd, tmp = tempfile.mkstemp(prefix=".export-", suffix=".onnx", dir=str(target.parent))
-    os.close(fd)
-    try:
+
+    def write(tmp: str) -> None:
         with warnings.catch_warnings(), torch.inference_mode(False), torch.no_grad():
             warnings.simplefilter("ignore")  # tracer notes on shape-dependent Python branches
             torch.onnx.export(
@@ -155,11 +154,23 @@ def export(model: Any, input_names: Sequence[str], target: Path) -> Path:
                 opset_version=OPSET,
                 dynamo=False,
             )
+
+    return _write_export(target, write, "exported")
+
+
+def _write_export(target: Path, write: Callable[[str], None], done: str) -> Path:
+    """``write(path)`` into a private temporary file beside ``target``, which then replaces
+    ``target`` (a half-written graph is never loaded); the exports of earlier weights go.
+    ``done`` names the step in the one error message ("exported", "quantised")."""
+    fd, tmp = tempfile.mkstemp(prefix=".export-", suffix=".onnx", dir=str(target.parent))
+    os.close(fd)
+    try:
+        write(tmp)
         os.chmod(tmp, 0o600)
         os.replace(tmp, target)
     except Exception as e:
         Path(tmp).unlink(missing_ok=True)
-        raise ModelError(f"{target.parent.parent.name}: the model could not be exported for ONNX Runtime ({type(e).__name__})") from None
+        raise ModelError(f"{target.parent.parent.name}: the model could not be {done} for ONNX Runtime ({type(e).__name__})") from None
     _forget_earlier(target)
     return target
 
@@ -188,9 +199,8 @@ def quantize_export(source: Path, target: Path) -> Path:
     """The int8 version of the float32 export ``source``, written atomically to ``target``."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    fd, tmp = tempfile.mkstemp(prefix=".int8-", suffix=".onnx", dir=str(target.parent))
-    os.close(fd)
-    try:
+
+    def write(tmp: str) -> None:
         # The quantiser logs advice on the root logger; the user has nothing to do about it.
         logging.disable(logging.WARNING)
         try:
@@ -202,13 +212,8 @@ def quantize_export(source: Path, target: Path) -> Path:
                 )
         finally:
             logging.disable(logging.NOTSET)
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, target)
-    except Exception as e:
-        Path(tmp).unlink(missing_ok=True)
-        raise ModelError(f"{target.parent.parent.name}: the model could not be quantised for ONNX Runtime ({type(e).__name__})") from None
-    _forget_earlier(target)
-    return target
+
+    return _write_export(target, write, "quantised")
 
 
 class OnnxRunner:
