@@ -173,3 +173,44 @@ def test_tiny_text_keeps_its_double_letters(tmp_path):
 
     make_lines_pdf(tmp_path / "tiny.pdf", [PdfLine(72, 90, "Seen today."), PdfLine(72, 300, "Rawiri Tane", size=1)])
     assert load_document(tmp_path / "tiny.pdf").text == "Seen today.\nRawiri Tane"
+
+
+def _overprinted_pdf(path):
+    """A line drawn twice a third of a point apart (how some letter generators make bold),
+    a second line drawn once, and 'ii' in 1-point type."""
+    from reportlab.pdfgen import canvas
+
+    c = canvas.Canvas(str(path))
+    for dx in (0.0, 0.3):
+        c.setFont("Helvetica", 11)
+        c.drawString(72 + dx, 700, "Patient: Mere Parata")
+    c.drawString(72, 680, "Seen in clinic; bloods normal.")
+    c.setFont("Helvetica", 1)
+    c.drawString(72, 660, "ii")
+    c.save()
+
+
+def test_a_line_overprinted_for_bold_is_read_once_and_tiny_letters_are_kept(tmp_path):
+    path = tmp_path / "bold.pdf"
+    _overprinted_pdf(path)
+    text = load_document(path).text
+    assert text.count("Mere Parata") == 1
+    assert "Patient: Mere Parata" in text and "Seen in clinic; bloods normal." in text
+    assert "ii" in text.split()
+
+
+def test_the_copy_remover_keeps_what_pdfplumber_keeps(tmp_path):
+    import pdfplumber
+    from pdfplumber.utils import dedupe_chars
+
+    from deid_desktop.core.documents.pdf_read import _without_copies
+
+    path = tmp_path / "bold.pdf"
+    _overprinted_pdf(path)
+    with pdfplumber.open(path) as pdf:
+        chars = list(pdf.pages[0].chars)
+    for tolerance in (0.1, 0.5, 1.0):
+        ours = sorted(id(c) for c in _without_copies(chars, tolerance))
+        theirs = sorted(id(c) for c in dedupe_chars(chars, tolerance=tolerance))
+        assert ours == theirs
+    assert len(list(_without_copies(chars, 1.0))) < len(chars)

@@ -243,3 +243,28 @@ def test_an_unread_scanned_page_is_listed_to_check(tmp_path):
     assert doc.text == "Clinic letter, page one."
     result = export_document(doc, [], tmp_path / "mixed.deid.pdf")
     assert result.pages_to_check == [2]
+
+
+def test_the_fast_speckle_count_agrees_with_pillows_median_filter():
+    """The export's read-back decides whether a page image still shows ink beyond its text
+    layer by counting ink after the speckle filter; the count made without building the
+    filtered image must be Pillow's own, edges included, or an image with text could be
+    taken for an empty one."""
+    from PIL import ImageFilter
+
+    from deid_desktop.core.documents.ocr import _median_ink_share, inkless
+
+    rng = np.random.default_rng(7)
+    for _ in range(150):
+        h, w = (int(v) for v in rng.integers(1, 48, 2))
+        pixels = np.where(rng.random((h, w)) < rng.random(), 0, 255).astype(np.uint8)
+        grey = rng.random((h, w)) < 0.3
+        pixels[grey] = rng.integers(0, 256, int(grey.sum()))
+        image = Image.fromarray(pixels, "L")
+        expected = float((np.asarray(image.filter(ImageFilter.MedianFilter(3))) < 128).mean())
+        assert _median_ink_share(image) == pytest.approx(expected, abs=0.0)
+    speckle = Image.new("L", (400, 400), 255)
+    speckle.putpixel((50, 50), 0)  # one dot: the filter removes it
+    assert inkless(speckle)
+    ImageDraw.Draw(speckle).text((20, 20), "Ward 7", fill=0)
+    assert not inkless(speckle.resize((1600, 1600), Image.Resampling.NEAREST))
