@@ -37,6 +37,13 @@ _SPACE = re.compile(r"\s")
 _WORD = re.compile(r"[^\W_]+")
 
 
+def value_pattern(value: str, flags: int = 0) -> re.Pattern[str]:
+    """Where a replaced ``value`` still stands in a text as itself: not run into a longer
+    word ("Cho" is not in "Chizoba", "ACT" is not in "action"). What the export's count of
+    replaced values still present and the export check's marks both look for."""
+    return re.compile(rf"(?<![^\W_]){re.escape(value)}(?![^\W_])", flags)
+
+
 @dataclass(frozen=True, slots=True)
 class Window:
     start: int  # what the detector reads
@@ -140,8 +147,9 @@ def residual_originals_near(
     original: str, out_text: str, replacements: Sequence[Replacement], reach: int = OVERLAP_CHARS
 ) -> int:
     """``pipeline.count_residual_originals`` for a huge output: each replaced value (3+
-    characters, case-insensitive) is looked for in the output within ``reach`` characters of
-    where it was written, and, when it is one word, as a word anywhere in the output."""
+    characters, case-insensitive, not inside a longer word) is looked for in the output
+    within ``reach`` characters of where it was written, and, when it is one word, as a word
+    anywhere in the output."""
     reps = sorted(replacements, key=lambda r: r.start)
     where = _output_offsets(reps)
     found: set[str] = set()
@@ -150,7 +158,7 @@ def residual_originals_near(
         value = original[r.start : r.end].strip().casefold()
         if len(value) < 3 or value in found:
             continue
-        if value in out_text[max(0, a - reach) : b + reach].casefold():
+        if value_pattern(value).search(out_text[max(0, a - reach) : b + reach].casefold()):
             found.add(value)
         elif _WORD.fullmatch(value):
             words[value] = value

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from ..core.categories import display_name
 from ..core.errors import DeidError
+from ..core.windows import value_pattern
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +54,7 @@ def residual_marks(out_text: str, originals: list[str]) -> list[Mark]:
     in the written text."""
     marks = []
     for o in sorted({o.strip() for o in originals if len(o.strip()) >= 3}, key=len, reverse=True):
-        for m in re.finditer(rf"(?<!\w){re.escape(o)}(?!\w)", out_text, re.IGNORECASE):
+        for m in value_pattern(o, re.IGNORECASE).finditer(out_text):
             if not any(k.start < m.end() and m.start() < k.end for k in marks):
                 marks.append(Mark(m.start(), m.end(), "residual", "replaced value still present"))
     return marks

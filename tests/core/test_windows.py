@@ -116,3 +116,39 @@ def test_an_ordinary_file_is_detected_whole(tmp_path: Path, rules):
     deid = Deidentifier(Counting(), SurrogateEngine(b"k" * 32, SurrogateOptions()), rescan=False)
     assert deid.process_file(src, tmp_path / "o" / "n.txt", "s").status == "ok"
     assert calls == [len(text)]
+
+
+def _replace(text: str, values: list[tuple[str, str]]):
+    """(output, replacements) for each (value, surrogate), replacing the value's first
+    occurrence only."""
+    from deid_desktop.core.documents import Replacement
+
+    reps, out = [], text
+    for value, new in sorted(values, key=lambda v: text.index(v[0])):
+        s = text.index(value)
+        reps.append(Replacement(s, s + len(value), new, "NAME"))
+    for r in sorted(reps, key=lambda r: -r.start):
+        out = out[: r.start] + r.new_text + out[r.end :]
+    return out, reps
+
+
+@pytest.mark.parametrize("reach", [5, 10_000])
+def test_a_replaced_value_counts_as_still_present_only_as_itself_not_inside_a_longer_word(reach):
+    """A short value ("Cho", the state "ACT") inside another word ("Chizoba", "action") is
+    not a leak: counting it flagged most letters of a batch 'to check' while the export
+    check dialog, which marks whole words, showed nothing there. The same value standing
+    alone elsewhere is counted, in any case, by the ordinary and the huge-file counts alike."""
+    from deid_desktop.core.pipeline import count_residual_originals
+    from deid_desktop.core.windows import residual_originals_near
+
+    text = "Seen by Dr Cho in Canberra, ACT.\nGP action: recheck bloods. Chizoba to call."
+    out, reps = _replace(text, [("Cho", "Park"), ("ACT", "NSW")])
+    originals = [text[r.start : r.end] for r in reps]
+    assert count_residual_originals(out, originals) == 0
+    assert residual_originals_near(text, out, reps, reach=reach) == 0
+
+    leaky = text + "\nCHO reviewed again; act on results."
+    out, reps = _replace(leaky, [("Cho", "Park"), ("ACT", "NSW")])
+    originals = [leaky[r.start : r.end] for r in reps]
+    assert count_residual_originals(out, originals) == 2
+    assert residual_originals_near(leaky, out, reps, reach=reach) == 2
