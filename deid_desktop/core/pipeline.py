@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterable, Sequence
 from .documents import Document, Replacement, apply_replacements
 from .errors import DeidError, ExportError, IngestError, content_free_traceback
 from .spans import Span, sort_spans
+from .surrogates.keys import normalise_key
 from .surrogates.modes import MODES, ExportMode
 from .safe_files import atomic_text
 from .windows import (
@@ -336,10 +337,12 @@ class Deidentifier:
                     found = self.rescan_detect(doc.text, out_text, reps, detected)
                     find = residual_findings_near if huge else residual_findings
                     result.rescan_findings = find(out_text, found, reps)
+                # a value written as itself on purpose (an age up to the cap) is no leak
+                changed = [r for r in reps if normalise_key(r.new_text) != normalise_key(doc.text[r.start : r.end])]
                 if huge:
-                    result.residual_originals = residual_originals_near(doc.text, out_text, reps)
+                    result.residual_originals = residual_originals_near(doc.text, out_text, changed)
                 else:
-                    result.residual_originals = count_residual_originals(out_text, (doc.text[r.start : r.end] for r in reps))
+                    result.residual_originals = count_residual_originals(out_text, (doc.text[r.start : r.end] for r in changed))
                 del out_text
             os.replace(written.path, final)
         finally:

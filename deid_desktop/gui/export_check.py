@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.categories import display_name
+from ..core.categories import Category, display_name
 from ..core.errors import DeidError
 from ..core.windows import value_pattern
 
@@ -152,7 +152,9 @@ class ExportCheckDialog(QDialog):
             return []
         try:
             text = self.workspace.load_document(d.document_id).text
-            return [text[s.start : s.end] for s in self.workspace.final_spans(d.document_id, unreviewed_policy="accept")]
+            # ages up to the cap are written as themselves on purpose (the count skips them too)
+            spans = self.workspace.final_spans(d.document_id, unreviewed_policy="accept")
+            return [text[s.start : s.end] for s in spans if s.category is not Category.AGE]
         except DeidError:
             return []
 
