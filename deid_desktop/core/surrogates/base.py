@@ -42,6 +42,10 @@ class SurrogateContext:
     # The full names of the document (each a tuple of its name words), so initials such as
     # "TF" follow the surrogate of the name they stand for.
     known_names: tuple[tuple[str, ...], ...] = ()
+    # The words of every original value of the document (``normalise_key`` of each): a name
+    # word's surrogate is never one of them, or the output would carry another person's
+    # real name of the same letter (the receptionist's "Taeyang" written for the patient).
+    document_words: frozenset[str] = frozenset()
 
     def rng(self, *parts: object) -> random.Random:
         """Randomness for one whole value; changes with each redraw."""

@@ -15,7 +15,7 @@ from .dates import date_order_hint, shift_for_subject
 from .digit_strings import digit_key, is_digit_string
 from .keys import KeyRing, normalise_key
 from .modes import MODES, ExportMode
-from .names import document_full_names
+from .names import document_full_names, document_words
 from .options import SurrogateOptions
 from .tags import blackout, tag
 
@@ -116,6 +116,7 @@ class SurrogateEngine:
             country=country or self.options.locale or guess_country(text, spans),
             choices=_WatchedChoices(),
             known_names=document_full_names(v for s, v in zip(spans, values) if s.category is Category.NAME),
+            document_words=document_words(dict.fromkeys(values)),
         )
 
     def _distinct_surrogates(

@@ -140,6 +140,11 @@ def document_full_names(values) -> FullNames:
     return FullNames(names[k] for k in sorted(names))
 
 
+def document_words(values) -> frozenset[str]:
+    """The keys of the words of a document's original values (see ``SurrogateContext``)."""
+    return frozenset(normalise_key(w) for v in values for w in _COMPOUND.findall(v))
+
+
 class NameTokens:
     """Replaces the tokens of one name; shared by the name and e-mail generators."""
 
@@ -238,8 +243,12 @@ class NameTokens:
         info = token_info(token)
         want = map_initial(initial_of(token), self.initials) if initial_of(token) else ""
         for pool in _candidate_pools(info):
-            # Not the name itself, nor a spelling of it ("Mohammad" -> "Mohamed").
-            usable = [c for c in pool if c.key[:3] != key[:3]]
+            # Not the name itself, nor a spelling of it ("Mohammad" -> "Mohamed"), nor a
+            # word of another original of the document. Leaving those out changes the pick
+            # only where one of them was in the list, so the same word keeps its surrogate
+            # in every other document.
+            taken = self.ctx.document_words
+            usable = [c for c in pool if c.key[:3] != key[:3] and c.key not in taken]
             with_initial = [c for c in usable if c.initial == want]
             if with_initial or usable:
                 return match_style(token, rng.choice(with_initial or usable).name)

@@ -250,3 +250,23 @@ def test_the_rewritten_note_reads_as_one_consistent_note(engine):
     text = apply_replacements(note, engine.replacements(note, spans, subject="patient-1"))
     for original, _, _ in marked:
         assert original not in text
+
+
+KOREAN_STAFF = ["Taeyang", "Sungho", "Hyunwoo", "Kyungsoo", "Jihoon", "Minjun", "Dongwook", "Seojun"]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_no_name_is_replaced_by_another_persons_real_name_from_the_same_letter(seed):
+    """A telephone message names a patient, a receptionist and doctors whose first names
+    come from one small pool of names; the surrogate of one of them must never be another
+    of the letter's own names, or the export carries a real person's name where the patient
+    stood (and the replaced-value check flags the letter for nothing a reviewer can fix)."""
+    text = "\n".join(f"Note {i}: {who} called re bloods." for i, who in enumerate(KOREAN_STAFF)) + "\n"
+    spans = spans_of(text, [(who, Category.NAME, "OTHER") for who in KOREAN_STAFF])
+    engine = SurrogateEngine(bytes([seed]) * 32)
+    reps = engine.replacements(text, spans, subject="s1")
+    written = {r.new_text.casefold() for r in reps}
+    assert not written & {w.casefold() for w in KOREAN_STAFF}
+    # the same word keeps its surrogate within the letter
+    again = engine.replacements(text + "Taeyang again.\n", [*spans, Span(len(text), len(text) + 7, Category.NAME)], subject="s1")
+    assert again[-1].new_text == again[0].new_text
