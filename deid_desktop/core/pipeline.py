@@ -39,6 +39,7 @@ from .windows import (
     output_position,
     propagate_windowed,
     rescan_regions,
+    squash,
     residual_findings_near,
     residual_originals_near,
     value_pattern,
@@ -97,11 +98,13 @@ def residual_findings(
     """Detections in the exported text that are not one of the values just written.
 
     A detection is expected when its text lies inside a written surrogate, or a written
-    surrogate lies inside it (a detector may take "Dr" along with the surrogate name)."""
-    written = [r.new_text for r in replacements if r.new_text.strip()]
+    surrogate lies inside it (a detector may take "Dr" along with the surrogate name), line
+    breaks and runs of spaces counting as one space: a PDF read back lays a surrogate out
+    on its own line where the value it replaced was broken across two."""
+    written = [squash(r.new_text) for r in replacements if r.new_text.strip()]
     found = []
     for s in detected:
-        t = out_text[s.start : s.end]
+        t = squash(out_text[s.start : s.end])
         if any(t in w or w in t for w in written):
             continue
         found.append({"category": s.category.value, "start": s.start, "end": s.end, "score": round(s.score, 3)})

@@ -37,6 +37,12 @@ _SPACE = re.compile(r"\s")
 _WORD = re.compile(r"[^\W_]+")
 
 
+def squash(text: str) -> str:
+    """``text`` with each run of white space (line breaks included) as one space, and none
+    at the ends: how a surrogate and a re-scan finding are compared."""
+    return " ".join(text.split())
+
+
 def value_pattern(value: str, flags: int = 0) -> re.Pattern[str]:
     """Where a replaced ``value`` still stands in a text as itself: not run into a longer
     word ("Cho" is not in "Chizoba", "ACT" is not in "action"). What the export's count of
@@ -129,14 +135,14 @@ def residual_findings_near(
     reps = sorted(replacements, key=lambda r: r.start)
     where = _output_offsets(reps)
     starts = [a for a, _ in where]
-    exact = {r.new_text for r in reps if r.new_text.strip()}
+    exact = {squash(r.new_text) for r in reps if r.new_text.strip()}
     found = []
     for s in detected:
-        t = out_text[s.start : s.end]
+        t = squash(out_text[s.start : s.end])
         if t in exact:
             continue
         lo, hi = bisect_left(starts, s.start - reach), bisect_right(starts, s.end + reach)
-        near = (reps[i].new_text for i in range(lo, hi) if reps[i].new_text.strip())
+        near = (squash(reps[i].new_text) for i in range(lo, hi) if reps[i].new_text.strip())
         if any(t in w or w in t for w in near):
             continue
         found.append({"category": s.category.value, "start": s.start, "end": s.end, "score": round(s.score, 3)})

@@ -152,3 +152,24 @@ def test_a_replaced_value_counts_as_still_present_only_as_itself_not_inside_a_lo
     originals = [leaky[r.start : r.end] for r in reps]
     assert count_residual_originals(out, originals) == 2
     assert residual_originals_near(leaky, out, reps, reach=reach) == 2
+
+
+def test_a_surrogate_read_back_with_its_line_break_moved_is_no_rescan_finding():
+    """A phone number broken across two lines of a PDF letter is replaced by one the writer
+    lays out on one line: the re-scan reads "0435 953 088" where "0435\\n953 088" was
+    written. That is the surrogate, not a finding for the steward; text the surrogate does
+    not explain still is one."""
+    from deid_desktop.core.categories import Category
+    from deid_desktop.core.documents import Replacement
+    from deid_desktop.core.pipeline import residual_findings
+    from deid_desktop.core.spans import Span
+    from deid_desktop.core.windows import residual_findings_near
+
+    original = "Motors & Sons | Ph 0448\n830 936\nPatient: Mere Parata"
+    s = original.index("0448")
+    reps = [Replacement(s, s + len("0448\n830 936"), "0435\n953 088", "CONTACT")]
+    out = "Motors & Sons | Ph 0435 953 088\nPatient: Mere Parata"
+    phone = Span(out.index("0435"), out.index("0435") + 12, Category.CONTACT)
+    name = Span(out.index("Mere"), len(out), Category.NAME)
+    for find in (residual_findings, residual_findings_near):
+        assert [(f["start"], f["end"]) for f in find(out, [phone, name], reps)] == [(name.start, name.end)]
