@@ -167,13 +167,32 @@ _FIELD = re.compile(
 _USERNAME = re.compile(r"\b(?i:user\s*name|user\s*id|login|logon)[ \t]*[:=][ \t]*(?P<v>[A-Za-z][\w.-]{1,30}[A-Za-z0-9])")
 
 
+# The next field's label on the same line: a capitalised word, perhaps with one lower-case
+# word after it, then a colon ("Forename:", "First name:", "DOB:").
+_NEXT_LABEL = re.compile(r"[A-Z][\w'’-]*(?:[ \t]+[a-z]+)?[ \t]*:")
+_WORD_START = re.compile(r"(?<=[ \t])\S")
+
+
+def _before_next_label(text: str, start: int, end: int) -> int | None:
+    """Where a labelled name ends when the next field's label follows it on the line
+    ("Surname: AMPOMA Forename: Kolawole" is "AMPOMA", not "AMPOMA Forename"); None when
+    the value is itself a label."""
+    if _NEXT_LABEL.match(text, start):
+        return None
+    for w in _WORD_START.finditer(text, start, end):
+        if _NEXT_LABEL.match(text, w.start()):
+            return len(text[start : w.start()].rstrip()) + start
+    return end
+
+
 @register("labelled_name")
 class LabelledNameDetector(_NameRule):
     def detect(self, text: str) -> list[Span]:
         out = []
         for m in _FIELD.finditer(text):
             fine = next(k for k in _FIELD_LABELS if m.group(k) is not None)
-            if (s := self.name_span(text, m.start("n"), m.end("n"), fine, 0.9, known=True)) is not None:
+            end = _before_next_label(text, m.start("n"), m.end("n"))
+            if end is not None and (s := self.name_span(text, m.start("n"), end, fine, 0.9, known=True)) is not None:
                 out.append(s)
         for m in _USERNAME.finditer(text):
             out.append(self.span(m.start("v"), m.end("v"), Category.NAME, "USERNAME", 0.85))

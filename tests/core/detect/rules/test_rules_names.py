@@ -44,6 +44,22 @@ def test_form_fields():
     ]
 
 
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Surname: AMPOMA Forename: Kolawole\n", "AMPOMA"),
+        ("Surname: SMITH First name: John\n", "SMITH"),
+        ("Surname: Ngata Given names: Aroha Mere\n", "Ngata"),
+        ("Surname: O'BRIEN Forenames: Sean Patrick\n", "O'BRIEN"),
+        ("Name: Mere Parata NHI: ABC1234\n", "Mere Parata"),
+    ],
+)
+def test_a_labelled_name_stops_before_the_next_fields_label(text, expected):
+    """A lab form puts two fields on a line; the next field's label is no part of the name
+    (the whole span is replaced, so "Forename" came out as a surrogate surname)."""
+    assert texts("labelled_name", text)[0] == expected
+
+
 def test_field_labels_with_non_names_after_them():
     assert texts("labelled_name", "Patient: Alert and oriented.\nName: Unknown\nConsultant: On leave") == []
 
