@@ -40,6 +40,8 @@ class PhoneGenerator(SurrogateGenerator):
     fallback = True
 
     def surrogate(self, original: str, ctx: SurrogateContext) -> str:
+        if (mixed := mixed_contact_surrogate(original, ctx)) is not None:
+            return mixed
         if not any(c.isdigit() for c in original):  # a handle or address without digits
             return web_address_surrogate(original, ctx)
         # Keyed on the digits alone, so the same number labelled ID elsewhere agrees; words
@@ -48,6 +50,43 @@ class PhoneGenerator(SurrogateGenerator):
 
     def sample(self, rng: random.Random, locale: str | None, gender: str | None) -> str:
         return sample_phone(rng, locale)
+
+
+# An e-mail or web address standing among other text of one value.
+_ADDRESS_IN_TEXT = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+|(?i:[a-z][a-z0-9+.-]*://|www\.)\S+")
+
+
+def mixed_contact_surrogate(original: str, ctx: SurrogateContext) -> str | None:
+    """The surrogate of a value holding several contact details ("03 6382 1190   E
+    reception@clinic.com.au", a phone and an e-mail a model marked as one span): each
+    address by its own generator, each number by its digits, the words between kept. None
+    when the value is one address with only words around it, or no address at all.
+
+    The phone generator changes digits only and the e-mail generator the address only, so
+    either alone wrote the other detail out as it stood."""
+    found = list(_ADDRESS_IN_TEXT.finditer(original))
+    if not found:
+        return None
+    rest = original[: found[0].start()] + "".join(original[a.end() : b.start()] for a, b in zip(found, found[1:]))
+    rest += original[found[-1].end() :]
+    if len(found) == 1 and not any(c.isdigit() for c in rest):
+        return None
+    out, pos = [], 0
+    for m in found:
+        out.append(_new_digits_in(original[pos : m.start()], ctx))
+        address = m.group()
+        out.append(EmailGenerator().surrogate(address, ctx) if "@" in address else web_address_surrogate(address, ctx))
+        pos = m.end()
+    out.append(_new_digits_in(original[pos:], ctx))
+    return "".join(out)
+
+
+_NUMBER = re.compile(r"\+?\d(?:[\d \t().-]*\d)?")
+
+
+def _new_digits_in(text: str, ctx: SurrogateContext) -> str:
+    """Each number of ``text`` as it would be replaced alone; the words around it kept."""
+    return _NUMBER.sub(lambda m: digit_string_surrogate(m.group(), ctx), text)
 
 
 def sample_phone(rng: random.Random, locale: str | None) -> str:
@@ -136,6 +175,8 @@ class EmailGenerator(SurrogateGenerator):
         return bool(_EMAIL.search(original))
 
     def surrogate(self, original: str, ctx: SurrogateContext) -> str:
+        if (mixed := mixed_contact_surrogate(original, ctx)) is not None:
+            return mixed
         m = _EMAIL.search(original)
         if m is None:
             return web_address_surrogate(original, ctx)

@@ -270,3 +270,27 @@ def test_no_name_is_replaced_by_another_persons_real_name_from_the_same_letter(s
     # the same word keeps its surrogate within the letter
     again = engine.replacements(text + "Taeyang again.\n", [*spans, Span(len(text), len(text) + 7, Category.NAME)], subject="s1")
     assert again[-1].new_text == again[0].new_text
+
+
+@pytest.mark.parametrize(
+    "value, fine",
+    [
+        ("P 03 6382 1190   E reception@quandonglaneeyecare.com.au", "PHONE"),
+        ("reception@quandonglaneeyecare.com.au ph 03 6382 1190", "EMAIL"),
+        ("Ph 021 555 1234 or www.kurrajongclinic.com.au/book", "PHONE"),
+        ("03 6382 1190 / fax 03 6382 1191 / quandong.eye@bigpond.com", "OTHER"),
+    ],
+)
+def test_a_contact_value_holding_a_phone_and_an_address_has_both_replaced(engine, value, fine):
+    """A model marked a letterhead's phone and e-mail as one span; the phone generator
+    changed the digits and wrote the clinic's e-mail address out as it stood (and the
+    e-mail generator, given such a span, kept the phone number). Each detail is replaced,
+    each as it would be alone, and the words between stay."""
+    text = f"Quandong Lane Eye Care\n{value}\n"
+    start = text.index(value)
+    new = engine.replacements(text, [Span(start, start + len(value), Category.CONTACT, fine)], subject="s1")[0].new_text
+    for detail in re.findall(r"[\w.]+@[\w.]+|www\.\S+|\d[\d ]{7,}\d", value):
+        assert detail not in new
+        alone = engine.replacements(detail, [Span(0, len(detail), Category.CONTACT, "OTHER")], subject="s1")[0].new_text
+        assert alone in new
+    assert [w for w in ("P", "E", "ph", "or", "fax") if f" {w} " in f" {value} "] == [w for w in ("P", "E", "ph", "or", "fax") if f" {w} " in f" {new} "]
