@@ -49,6 +49,11 @@ _SHORT_CONTEXT = re.compile(
     r"(?:\b(?:on|from|since|until|till|dated|date|dob|seen|admitted|discharged|due|reviewed?|d/c)\W*)$"
 )
 _YEAR_CONTEXT = re.compile(r"\b(?:in|since|from|until|till|during|circa|c\.|year|early|late|mid|before|after)[\s-]*$")
+# An event of a life or an illness told with its year ("dx 2011", "retired 2019", "quit
+# 2015"): the wording proves the year a date.
+_EVENT_YEAR_CONTEXT = re.compile(
+    r"\b(?:dx|dx'?d|diagnosed|onset|born|died|retired|emigrated|migrated|married|widowed|divorced|quit)[\s-]*$", re.I
+)
 # UK shorthand: 3/12 = three months, 2/52 = two weeks, 5/7 = five days, 4/24 = four hours.
 _DURATION_DENOMINATORS = {"12", "52", "7", "24"}
 _NOT_A_DATE_AFTER = re.compile(r"\s*(?:ago|tabs?|tablets?|power|strength|weeks?|days?|months?|hrs?|hours?|times|doses?|x)\b")
@@ -112,7 +117,11 @@ class DateDetector(RuleDetector):
             ):
                 add(m.start(), m.end(), 0.7)
         for m in _YEAR_ALONE.finditer(text):
-            if _YEAR_CONTEXT.search(before(text, m.start(), 15)) and not unit_follows(text, m.end()):
+            if unit_follows(text, m.end()):
+                continue
+            if _EVENT_YEAR_CONTEXT.search(before(text, m.start(), 15)):
+                add(m.start(), m.end(), 0.75, full=True)
+            elif _YEAR_CONTEXT.search(before(text, m.start(), 15)):
                 add(m.start(), m.end(), 0.6)
         for m in _IN_MONTH.finditer(text):
             add(m.start(1), m.end(1), 0.75, full=True)  # the wording proves it

@@ -31,7 +31,8 @@ _LABELS: list[tuple[str, str, float]] = [
      + r"|lab\s*(?:no\b\.?|number|id)|sample\s*(?:id|no\b\.?)|study\s*(?:id|no\b\.?)|episode\s*(?:id|no\b\.?|number)"
      + r"|encounter\s*(?:id|no\b\.?|number|#)|visit\s*(?:id|no\b\.?|number)|booking\s*(?:no\b\.?|number|ref)"
      + r"|request\s*(?:id|no\b\.?|number)|order\s*(?:id|no\b\.?|number)|case\s*(?:id|no\b\.?|number)"
-     + r"|file\s*(?:no\b\.?|number)|passport" + _NO + r"|employee\s*(?:id|no\b\.?)|staff\s*(?:id|no\b\.?))", "OTHER", 0.8),
+     + r"|file\s*(?:no\b\.?|number)|passport" + _NO + r"|employee\s*(?:id|no\b\.?)|staff\s*(?:id|no\b\.?)"
+     + r"|badge" + _NO + r"|payroll" + _NO + r"|service\s*(?:no\b\.?|number))", "OTHER", 0.8),
 ]
 _LABEL = re.compile(
     r"(?<![\w])(?:" + "|".join(f"(?P<g{i}>{p})" for i, (p, _, _) in enumerate(_LABELS)) + r")(?![A-Za-z])"

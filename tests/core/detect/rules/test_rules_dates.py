@@ -106,3 +106,21 @@ def test_a_month_alone_after_a_time_word_is_a_validated_date(text, month):
 @pytest.mark.parametrize("text", ["Symptoms may improve in may cases", "in march formation", "Patient may go home"])
 def test_may_and_march_in_lower_case_are_verbs(text):
     assert texts("date", text) == []
+
+
+@pytest.mark.parametrize(
+    "text, year",
+    [("T2DM (dx 2011), HbA1c 61.", "2011"), ("Ex-smoker, quit 2015.", "2015"), ("Retired 2019 from the mill.", "2019"),
+     ("Born 1956 in Leeds.", "1956"), ("Emigrated 2004 with family.", "2004")],
+)
+def test_a_year_told_with_an_event_of_a_life_or_illness_is_a_date_no_vote_removes(text, year):
+    """"dx 2011": the rules found the year, both models said O, and the vote dropped it, so
+    the year went out in the export. The wording proves it a date (validated)."""
+    (span,) = run("date", text)
+    assert text[span.start : span.end] == year and span.validated
+
+
+def test_a_year_after_a_plain_time_word_is_still_only_a_vote():
+    (span,) = run("date", "Symptoms began in 2019 and settled.")
+    assert not span.validated
+    assert texts("date", "Retired 2000 mg dose.") == []

@@ -32,6 +32,9 @@ def test_never_issued_ssns_are_not_found(number):
         ("NHS number 943 476 5919", ("943 476 5919", "MRN")),
         ("Specimen 21-0456789", ("21-0456789", "OTHER")),
         ("ID: 778899", ("778899", "OTHER")),
+        ("Ofc. H. Lord, badge 4471, attended", ("4471", "OTHER")),
+        ("Badge #4471", ("4471", "OTHER")),
+        ("Service number 8812345", ("8812345", "OTHER")),
     ],
 )
 def test_numbers_after_their_labels(text, expected):
@@ -48,6 +51,7 @@ def test_numbers_after_their_labels(text, expected):
         "Visit: 12/03/2021.",
         "Policy discussed with family.",
         "car registration ABC123",
+        "Wearing a visitor badge today.",
     ],
 )
 def test_labels_without_identifiers_find_nothing(text):
