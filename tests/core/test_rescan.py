@@ -97,9 +97,9 @@ def test_the_targeted_rescan_reports_what_the_full_one_reports(tmp_path, ensembl
 
 def _leaky_note(tmp: Path) -> Path:
     lines = ["Progress note, ward 7.", *(["Observations stable overnight, eating and drinking well."] * 30)]
-    lines[5] = "Patient Wiremu Tawhiri seen with his wife Mere Tawhiri on 3/4/2021, MRN 12345678."
+    lines[5] = "Patient Wiremu Tawhiri seen with his wife Mere Tawhiri on 3/4/2021, MRN AB123456."
     lines[20] = "Mere asked about discharge; tawhiri whanau to visit."
-    lines[24] = "Bundle 12345678 filed with the old notes."
+    lines[24] = "Bundle ab123456 filed with the old notes."  # in other capitals: not spread
     lines[28] = "Seen by Dr Alison Fairweather, who will call Mere tomorrow."
     p = tmp / "leaky.txt"
     p.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -142,11 +142,12 @@ def test_a_finding_read_with_the_line_before_it_is_found(tmp_path, ensemble):
 
 
 def test_a_surrogate_output_with_a_replaced_value_left_elsewhere(tmp_path, ensemble):
-    """A value replaced in one place and left in another (a number without the label that
-    makes it a record number) is counted among the residual originals by both alike."""
+    """A value replaced in one place and left in another (a number in other capitals, without
+    the label that makes it a record number; the same literal would be spread to) is counted
+    among the residual originals by both alike."""
     path = _leaky_note(tmp_path)
     (full, _, out), (targeted, _, _) = both(ensemble, path, tmp_path)
-    assert "Bundle 12345678 filed" in out and "MRN 12345678" not in out
+    assert "Bundle ab123456 filed" in out and "AB123456" not in out
     assert targeted.residual_originals == full.residual_originals > 0
     assert targeted.rescan_findings == full.rescan_findings
 

@@ -4,7 +4,9 @@ A note names the patient in full once ("Wszebor Kowalczyk") and then by first na
 ("Wszebor settled overnight"); a model that has never seen the name finds it in the full
 form, where the layout says "patient name", and misses the bare repeats. After the vote,
 every other whole-word occurrence of a found name's parts, and of a found organisation's or
-place's whole text, is marked with the same category.
+place's whole text, is marked with the same category; so is every other occurrence of a
+found identifier, contact detail or date (the same literal, five characters or more) and of
+a profession of two words or more.
 
 What a note writes in brackets right after a found name is read too: the person's initials
 or a short form of their name ("Salamasina Lemalu-Anderson RN (SLA)", "Jasmeet Bhullar
@@ -32,6 +34,10 @@ SOURCE = "propagation"
 _NAME_PART = re.compile(r"[^\W\d_][\w'’\-]*[^\W\d_]|[^\W\d_]{2,}")
 _MIN_PART = 3  # letters; initials and two-letter parts are too ambiguous to spread
 _MIN_WHOLE = 4  # characters of an organisation or place repeated as a whole
+# Identifiers, contact details and dates repeated as the same literal (5+ characters, with a
+# digit or an @): "8/13" or "2/5" are too short to be sure of.
+_LITERAL = (Category.ID, Category.CONTACT, Category.DATE)
+_MIN_LITERAL = 5
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;\n]\s*|\n\s*[-*•]\s*)$")
 _TITLES = frozenset(
     "dr doctor mr mrs ms miss mx prof professor nurse sister rn rm the and of de da van von der den la le".split()
@@ -137,6 +143,7 @@ class Propagator:
     def propagate(self, text: str, spans: Iterable[Span]) -> list[Span]:
         spans = list(spans)
         found: dict[tuple[str, bool], Span] = {}  # (text, whole) -> the span it came from
+        literals: dict[str, Span] = {}  # exact text -> the span it came from
         for s in spans:
             value = text[s.start : s.end]
             if s.category == Category.NAME:
@@ -147,7 +154,14 @@ class Propagator:
             elif s.category in (Category.ORGANIZATION, Category.LOCATION) and len(value.strip()) >= _MIN_WHOLE:
                 if not any(c.isdigit() for c in value):  # street numbers and postcodes stay where they are
                     found.setdefault((value.strip(), True), s)
+            elif s.category in _LITERAL and len(value.strip()) >= _MIN_LITERAL and any(c.isdigit() or c == "@" for c in value):
+                # the same record number, phone, e-mail or date written again (a page
+                # header repeated on every page, without the label that found it first)
+                literals.setdefault(value.strip(), s)
+            elif s.category == Category.PROFESSION and len(value.split()) >= 2:
+                literals.setdefault(value.strip(), s)  # "civil engineer", not "nurse"
         spans = self._spread(text, spans, found)
+        spans = self._spread_literals(text, spans, literals)
         # then what stands in brackets beside every name, found or spread, and the aliases'
         # other occurrences (exact case: "SLA" but not "sla")
         beside, aliases = self._beside_names(text, spans)
@@ -174,6 +188,40 @@ class Propagator:
                 added.append(new)
                 taken.add(a, b)
         return sort_spans(spans + added) if added else spans
+
+
+    def _spread_literals(self, text: str, spans: list[Span], literals: dict[str, Span]) -> list[Span]:
+        """Every other whole occurrence of each literal, found by reading the text's words
+        once: a text holds thousands of numbers and dates, and a search of the whole text
+        per value took the product of the two."""
+        if not literals:
+            return spans
+        # first word -> (where that word starts in the value, the value's length) -> values:
+        # thousands of phone numbers share their first word ("021"), and few lengths
+        by_word: dict[str, dict[tuple[int, int], set[str]]] = {}
+        for value in literals:
+            first = _TOKEN.search(value)
+            if first is not None:
+                by_word.setdefault(first.group(), {}).setdefault((first.start(), len(value)), set()).add(value)
+        taken = _Occupied(spans)
+        added: list[Span] = []
+        for m in _TOKEN.finditer(text):
+            for (offset, length), values in by_word.get(m.group(), {}).items():
+                a = m.start() - offset
+                b = a + length
+                value = text[a:b]
+                if a < 0 or value not in values or not _bounded(text, a, b, True, False) or not taken.free(a, b):
+                    continue
+                origin = literals[value]
+                new = Span(a, b, origin.category, origin.fine, score=origin.score, source=SOURCE, members=(SOURCE,))
+                if self.guard is not None and not self.guard.filter(text, [new]):
+                    continue
+                added.append(new)
+                taken.add(a, b)
+        return sort_spans(spans + added) if added else spans
+
+
+_TOKEN = re.compile(r"[^\W_]+")
 
 
 class _Lowered:

@@ -61,6 +61,25 @@ def test_organisations_and_places_repeat_as_a_whole(prop):
     )
 
 
+def test_identifiers_contacts_dates_and_long_professions_repeat_as_the_same_literal(prop):
+    """A page header repeats "Hospital - NAME - W50173" on every page without the "Hosp No:"
+    label that found the number on the first; each repeat went out in the export. Short
+    values ("8/13") and one-word jobs ("nurse" is also a role) are not spread."""
+    text = (
+        "Patient: Mrs Sevim Akcay   Hosp No: W50173   Tel 021 555 0134\nDOB 02/03/1961. Retired civil engineer.\n"
+        "Seen 8/13 by nurse.\n\fEastwood Hospital - Sevim Akcay - W50173\nCall 021 555 0134 if worse; "
+        "a civil engineer before. Next 02/03/1961? 8/13 again; nurse aware."
+    )
+    marked = [
+        at(text, "W50173", Category.ID), at(text, "021 555 0134", Category.CONTACT), at(text, "02/03/1961", Category.DATE),
+        at(text, "civil engineer", Category.PROFESSION), at(text, "8/13", Category.DATE), at(text, "nurse", Category.PROFESSION),
+    ]
+    out = found(text, prop.propagate(text, marked))
+    for value, category in (("W50173", "ID"), ("021 555 0134", "CONTACT"), ("02/03/1961", "DATE"), ("civil engineer", "PROFESSION")):
+        assert out.count((value, category)) == 2
+    assert out.count(("8/13", "DATE")) == 1 and out.count(("nurse", "PROFESSION")) == 1
+
+
 def test_initials_short_forms_and_ages_in_brackets_beside_a_name(prop):
     text = (
         "Dressing by Salamasina Lemalu-Anderson RN (SLA). Reviewed by Jasmeet Bhullar EN (Jas).\n"
