@@ -173,3 +173,17 @@ def test_a_surrogate_read_back_with_its_line_break_moved_is_no_rescan_finding():
     name = Span(out.index("Mere"), len(out), Category.NAME)
     for find in (residual_findings, residual_findings_near):
         assert [(f["start"], f["end"]) for f in find(out, [phone, name], reps)] == [(name.start, name.end)]
+
+
+def test_an_original_inside_a_surrogate_the_export_wrote_is_not_a_value_left_behind():
+    """The year "1955" was replaced where it stood alone, and another date was shifted to
+    04/01/1955: the year in the output is made up, not left. The same year standing
+    outside any surrogate still counts."""
+    from deid_desktop.core.pipeline import count_residual_originals
+
+    out = "Review by 04/01/1955. Born 1954, seen with his son."
+    written = [(out.index("04/01/1955"), out.index("04/01/1955") + 10), (out.index("1954"), out.index("1954") + 4)]
+    assert count_residual_originals(out, ["1955"]) == 1
+    assert count_residual_originals(out, ["1955"], written) == 0
+    leaky = out + " Dx 1955."
+    assert count_residual_originals(leaky, ["1955"], written) == 1
