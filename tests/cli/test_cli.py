@@ -181,3 +181,21 @@ def test_detect_timing_gives_a_harness_the_figures_it_compares_tools_by(tmp_path
     assert t["device"] == "cpu"
     assert t["config"]["file"].endswith("rules_only.toml") and t["config"]["members"] == ["rules"]
     assert "Whitcombe" not in timing.read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_build_model_trains_both_members_side_by_side_and_each_is_usable(tmp_path, monkeypatch, capfd):
+    """`make run` on a fresh machine waits for the model build; with two cores the two
+    members train at once, each in its own process on one core, and both land where the
+    detector looks for them, exported for ONNX Runtime."""
+    monkeypatch.setenv("DEID_THREADS", "2")
+    models = tmp_path / "models"
+    rc = main(["build-model", "--models-dir", str(models), "--docs", "2", "--val-docs", "1", "--epochs", "1"])
+    err = capfd.readouterr().err
+    assert rc == 0, err[-2000:]
+    assert "side by side, 1 thread(s) each" in err
+    for name in ("minilm-balanced", "minilm-imbalanced"):
+        assert (models / name / "CURRENT").read_text(encoding="utf-8").strip() == "v1"
+        assert f"{name}: exported for ONNX Runtime" in err
+    assert main(["build-model", "--models-dir", str(models), "--if-missing"]) == 0
+    assert "nothing to build" in capfd.readouterr().err

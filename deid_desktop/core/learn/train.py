@@ -509,15 +509,16 @@ def evaluate_model(
 # -- command line -----------------------------------------------------------------------
 
 
-def tqdm_progress(desc: str = "training") -> tuple[ProgressFn, Callable[[], None]]:
-    """A progress callback drawing a tqdm bar, and a function that closes the bar."""
+def tqdm_progress(desc: str = "training", position: int | None = None) -> tuple[ProgressFn, Callable[[], None]]:
+    """A progress callback drawing a tqdm bar (on line ``position`` when several processes
+    draw one each), and a function that closes the bar."""
     from tqdm import tqdm
 
     bar: dict[str, Any] = {}
 
     def update(step: int, total: int, loss: float) -> None:
         if "bar" not in bar:
-            bar["bar"] = tqdm(total=total, desc=desc, unit="step", dynamic_ncols=True)
+            bar["bar"] = tqdm(total=total, desc=desc, unit="step", dynamic_ncols=True, position=position)
         b = bar["bar"]
         b.update(step - b.n)
         b.set_postfix(loss=f"{loss:.4f}")
