@@ -48,6 +48,10 @@ from .windows import (
 
 log = logging.getLogger(__name__)
 
+# Replacements above which a re-scan finding is compared only with the surrogates written
+# near it (windows.residual_findings_near), as in a huge text.
+NEAR_ONLY_ABOVE = 500
+
 # True (or "targeted"): the re-scan reads what the export changed where it can, "full": the
 # whole output always, False: no re-scan.
 RESCANS = (True, False, "targeted", "full")
@@ -360,7 +364,9 @@ class Deidentifier:
                 huge = self.is_huge(doc.text) or self.is_huge(out_text)
                 if self.mode is ExportMode.SURROGATE:
                     found = self.rescan_detect(doc.text, out_text, reps, detected)
-                    find = residual_findings_near if huge else residual_findings
+                    # each finding against every surrogate is the product of two counts that
+                    # grow with the text: past a few hundred values, only those written near it
+                    find = residual_findings_near if huge or len(reps) > NEAR_ONLY_ABOVE else residual_findings
                     result.rescan_findings = find(out_text, found, reps)
                 # a value written as itself on purpose (an age up to the cap) is no leak
                 changed = [r for r in reps if normalise_key(r.new_text) != normalise_key(doc.text[r.start : r.end])]

@@ -187,3 +187,21 @@ def test_an_original_inside_a_surrogate_the_export_wrote_is_not_a_value_left_beh
     assert count_residual_originals(out, ["1955"], written) == 0
     leaky = out + " Dx 1955."
     assert count_residual_originals(leaky, ["1955"], written) == 1
+
+
+def test_re_scan_findings_near_their_surrogates_are_those_found_against_all_of_them():
+    """A text with many values compares each re-scan finding only with the surrogates
+    written near it (comparing with all of them took the product of the two counts); on a
+    note of synthetic letters both ways report the same findings."""
+    from deid_desktop.core.detect.ensemble import Ensemble
+    from deid_desktop.core.learn.synth import generate_corpus
+    from deid_desktop.core.pipeline import residual_findings
+    from deid_desktop.core.windows import residual_findings_near
+
+    rules = Ensemble.from_config(resource("ensembles", "rules_only.toml"))
+    text = "\n\n".join(d["text"] for d in generate_corpus(12, seed=5, split="train"))
+    deid = Deidentifier(rules, SurrogateEngine(b"k" * 32))
+    result = deid.deidentify_text(text, "s1")
+    found = rules.detect(result.text)
+    assert len(result.replacements) > 100 and found
+    assert residual_findings_near(result.text, found, result.replacements) == residual_findings(result.text, found, result.replacements)
