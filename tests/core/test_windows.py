@@ -205,3 +205,19 @@ def test_re_scan_findings_near_their_surrogates_are_those_found_against_all_of_t
     found = rules.detect(result.text)
     assert len(result.replacements) > 100 and found
     assert residual_findings_near(result.text, found, result.replacements) == residual_findings(result.text, found, result.replacements)
+
+
+def test_replaced_values_are_found_as_themselves_whatever_they_start_or_end_with():
+    """The count reads the output's words once and looks each value up where its first
+    word stands; values that open with a bracket, hold an apostrophe or several words, or
+    stand twice (once inside a surrogate), are found as a search of the text would."""
+    from deid_desktop.core.pipeline import count_residual_originals
+
+    out = "Ph (09) 555 1234. Seen by O'Brien and Mere Parata; ring (09) 555 12345 later."
+    assert count_residual_originals(out, ["(09) 555 1234"]) == 1
+    assert count_residual_originals(out, ["o'brien", "MERE PARATA", "Parata;"]) == 3
+    assert count_residual_originals(out, ["555 123", "Brien", "Mere Parat", "ata"]) == 1  # only "Brien" stands alone
+    at = out.index("Mere Parata")
+    assert count_residual_originals(out, ["Mere Parata"], [(at, at + len("Mere Parata"))]) == 0
+    twice = out + " Mere Parata called."
+    assert count_residual_originals(twice, ["Mere Parata"], [(at, at + len("Mere Parata"))]) == 1
