@@ -35,6 +35,7 @@ from .windows import (
     WINDOWED_ABOVE,
     RescanRegion,
     aligned_offsets,
+    explained_by,
     detect_windowed,
     in_cores,
     output_position,
@@ -102,15 +103,16 @@ def residual_findings(
 ) -> list[dict[str, Any]]:
     """Detections in the exported text that are not one of the values just written.
 
-    A detection is expected when its text lies inside a written surrogate, or a written
-    surrogate lies inside it (a detector may take "Dr" along with the surrogate name), line
+    A detection is expected when the surrogates explain it (``windows.explained_by``): its
+    text lies inside a written surrogate, or holds one or overlaps one with only words that
+    name no one beside it (a detector may take "Dr" along with the surrogate name), line
     breaks and runs of spaces counting as one space: a PDF read back lays a surrogate out
     on its own line where the value it replaced was broken across two."""
     written = [squash(r.new_text) for r in replacements if r.new_text.strip()]
     found = []
     for s in detected:
         t = squash(out_text[s.start : s.end])
-        if any(t in w or w in t for w in written):
+        if any(explained_by(t, w) for w in written):
             continue
         found.append({"category": s.category.value, "start": s.start, "end": s.end, "score": round(s.score, 3)})
     return found

@@ -43,6 +43,33 @@ def squash(text: str) -> str:
     return " ".join(text.split())
 
 
+def explained_by(finding: str, surrogate: str) -> bool:
+    """Whether a re-scan finding is the surrogate written there: inside it, or holding it
+    (or overlapping its first or last words) with nothing else but words that name no one
+    ("Dr", "Pt", "Results": ``lexicons.not_names``). A surname left beside a replaced first
+    name ("Jane Kowalczyk" where only "Mary" was replaced) is a finding; so is any other
+    word the surrogate does not explain. Both texts with white space squashed."""
+    if finding in surrogate:
+        return True
+    if surrogate in finding:
+        rest = finding.replace(surrogate, " ", 1)
+    else:
+        rest = None
+        for k in range(min(len(finding), len(surrogate)) - 1, 2, -1):
+            if finding.endswith(surrogate[:k]):
+                rest = finding[:-k]
+                break
+            if finding.startswith(surrogate[-k:]):
+                rest = finding[k:]
+                break
+        if rest is None:
+            return False
+    from .detect.lexicons import not_names
+
+    plain = not_names()
+    return all(w.casefold() in plain for w in _WORD.findall(rest))
+
+
 def value_pattern(value: str, flags: int = 0) -> re.Pattern[str]:
     """Where a replaced ``value`` still stands in a text as itself: not run into a longer
     word ("Cho" is not in "Chizoba", "ACT" is not in "action"). What the export's count of
@@ -129,9 +156,9 @@ def residual_findings_near(
     out_text: str, detected: Sequence[Span], replacements: Sequence[Replacement], reach: int = OVERLAP_CHARS
 ) -> list[dict[str, Any]]:
     """``pipeline.residual_findings`` for a huge output: a re-scan finding is expected when
-    its text is a surrogate just written, or lies inside one written within ``reach``
-    characters of it, or holds one. Comparing every finding with every surrogate of the
-    file took the product of the two."""
+    its text is a surrogate just written, or a surrogate written within ``reach``
+    characters of it explains it (``explained_by``). Comparing every finding with every
+    surrogate of the file took the product of the two."""
     reps = sorted(replacements, key=lambda r: r.start)
     where = _output_offsets(reps)
     starts = [a for a, _ in where]
@@ -143,7 +170,7 @@ def residual_findings_near(
             continue
         lo, hi = bisect_left(starts, s.start - reach), bisect_right(starts, s.end + reach)
         near = (squash(reps[i].new_text) for i in range(lo, hi) if reps[i].new_text.strip())
-        if any(t in w or w in t for w in near):
+        if any(explained_by(t, w) for w in near):
             continue
         found.append({"category": s.category.value, "start": s.start, "end": s.end, "score": round(s.score, 3)})
     return found

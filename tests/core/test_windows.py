@@ -221,3 +221,32 @@ def test_replaced_values_are_found_as_themselves_whatever_they_start_or_end_with
     assert count_residual_originals(out, ["Mere Parata"], [(at, at + len("Mere Parata"))]) == 0
     twice = out + " Mere Parata called."
     assert count_residual_originals(twice, ["Mere Parata"], [(at, at + len("Mere Parata"))]) == 1
+
+
+@pytest.mark.parametrize(
+    "out, surrogate, finding, flagged",
+    [
+        ("Seen Jane Kowalczyk today.", "Jane", "Jane Kowalczyk", True),  # the surname was missed
+        ("Seen by Dr Jane today.", "Jane", "Dr Jane", False),
+        ("Pt Grant Concepcion\nHR 72", "Grant Concepcion", "Pt Grant", False),  # the model's edge, on a plain word
+        ("Abbott Ltd - Henderson Results\n", "Abbott Ltd - Henderson", "Henderson Results", False),
+        ("Ring Jane Kowalczyk.", "Jane", "Jane Kowalczyk.", True),
+        ("Ring Kowalczyk Jane.", "Jane", "Kowalczyk Jane", True),
+    ],
+)
+def test_a_re_scan_finding_holding_a_surrogate_is_a_finding_when_a_word_beside_it_may_name_someone(out, surrogate, finding, flagged):
+    """"A detector may take 'Dr' along with the surrogate name": taking any word along
+    hid a surname left beside a replaced first name from the steward. Words that name no
+    one beside a surrogate (Dr, Pt, Results) are expected; a possible name is a finding."""
+    from deid_desktop.core.categories import Category
+    from deid_desktop.core.documents import Replacement
+    from deid_desktop.core.pipeline import residual_findings
+    from deid_desktop.core.spans import Span
+    from deid_desktop.core.windows import residual_findings_near
+
+    at = out.index(surrogate)
+    reps = [Replacement(at, at + len(surrogate), surrogate, "NAME")]  # written where the original stood
+    start = out.index(finding)
+    found = [Span(start, start + len(finding), Category.NAME)]
+    for find in (residual_findings, residual_findings_near):
+        assert bool(find(out, found, reps)) is flagged
