@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .documents import Replacement
 from .spans import Span, first_of_overlaps, sort_spans
@@ -43,31 +43,42 @@ def squash(text: str) -> str:
     return " ".join(text.split())
 
 
-def explained_by(finding: str, surrogate: str) -> bool:
-    """Whether a re-scan finding is the surrogate written there: inside it, or holding it
-    (or overlapping its first or last words) with nothing else but words that name no one
-    ("Dr", "Pt", "Results": ``lexicons.not_names``). A surname left beside a replaced first
-    name ("Jane Kowalczyk" where only "Mary" was replaced) is a finding; so is any other
-    word the surrogate does not explain. Both texts with white space squashed."""
-    if finding in surrogate:
+def explained_by(finding: str, surrogates: Iterable[str]) -> bool:
+    """Whether a re-scan finding is what the export wrote there: inside one surrogate, or
+    made of surrogates (whole, or the first or last words of one at its edges) with nothing
+    else but words that name no one ("Dr", "Pt", "Results", a field's label: ``_PLAIN``).
+    A surname left beside a replaced first name ("Jane Kowalczyk" where only "Mary" was
+    replaced) is a finding; so is any other word the surrogates do not explain. Texts with
+    white space squashed."""
+    surrogates = sorted({w for w in surrogates if w}, key=len, reverse=True)
+    if any(finding in w for w in surrogates):
         return True
-    if surrogate in finding:
-        rest = finding.replace(surrogate, " ", 1)
-    else:
-        rest = None
-        for k in range(min(len(finding), len(surrogate)) - 1, 2, -1):
-            if finding.endswith(surrogate[:k]):
-                rest = finding[:-k]
+    rest, explained = finding, False
+    for w in surrogates:
+        if w in rest:
+            rest, explained = rest.replace(w, " "), True
+    for w in surrogates:
+        for k in range(min(len(rest), len(w)) - 1, 2, -1):
+            if rest.endswith(w[:k]):
+                rest, explained = rest[:-k], True
                 break
-            if finding.startswith(surrogate[-k:]):
-                rest = finding[k:]
+            if rest.startswith(w[-k:]):
+                rest, explained = rest[k:], True
                 break
-        if rest is None:
-            return False
+    return explained and all(_plain(w) for w in _WORD.findall(rest))
+
+
+# Labels written beside a value that name no one (beyond ``lexicons.not_names``).
+_LABEL_WORDS = frozenset(
+    "lab no mob mobile ph phone txt sms thread ref id dob nhi nhs mrn ur urn age sex gender addr address email".split()
+)
+
+
+def _plain(word: str) -> bool:
     from .detect.lexicons import not_names
 
-    plain = not_names()
-    return all(w.casefold() in plain for w in _WORD.findall(rest))
+    w = word.casefold()
+    return w in _LABEL_WORDS or w in not_names()
 
 
 def value_pattern(value: str, flags: int = 0) -> re.Pattern[str]:
@@ -169,8 +180,8 @@ def residual_findings_near(
         if t in exact:
             continue
         lo, hi = bisect_left(starts, s.start - reach), bisect_right(starts, s.end + reach)
-        near = (squash(reps[i].new_text) for i in range(lo, hi) if reps[i].new_text.strip())
-        if any(explained_by(t, w) for w in near):
+        near = [squash(reps[i].new_text) for i in range(lo, hi) if reps[i].new_text.strip()]
+        if explained_by(t, near):
             continue
         found.append({"category": s.category.value, "start": s.start, "end": s.end, "score": round(s.score, 3)})
     return found

@@ -232,6 +232,8 @@ def test_replaced_values_are_found_as_themselves_whatever_they_start_or_end_with
         ("Abbott Ltd - Henderson Results\n", "Abbott Ltd - Henderson", "Henderson Results", False),
         ("Ring Jane Kowalczyk.", "Jane", "Jane Kowalczyk.", True),
         ("Ring Kowalczyk Jane.", "Jane", "Kowalczyk Jane", True),
+        ("Patient: ADEROPO QUARTEY Lab No: EA67", "ADEROPO QUARTEY", "ADEROPO QUARTEY Lab", False),
+        ("Ring Jane K about it.", "Jane", "Jane K", True),  # an initial may be someone's
     ],
 )
 def test_a_re_scan_finding_holding_a_surrogate_is_a_finding_when_a_word_beside_it_may_name_someone(out, surrogate, finding, flagged):
@@ -250,3 +252,25 @@ def test_a_re_scan_finding_holding_a_surrogate_is_a_finding_when_a_word_beside_i
     found = [Span(start, start + len(finding), Category.NAME)]
     for find in (residual_findings, residual_findings_near):
         assert bool(find(out, found, reps)) is flagged
+
+
+def test_a_re_scan_finding_made_of_two_surrogates_written_side_by_side_is_expected():
+    """"Northgate Loke Harbourside": an organisation's and a town's surrogates written one
+    after the other, read back as one place."""
+    from deid_desktop.core.categories import Category
+    from deid_desktop.core.documents import Replacement
+    from deid_desktop.core.pipeline import residual_findings
+    from deid_desktop.core.spans import Span
+    from deid_desktop.core.windows import residual_findings_near
+
+    out = "Requester: Dr Natan Wieczorek, Northgate Loke Harbourside (Kennedy)\n"
+    reps = [
+        Replacement(out.index(v), out.index(v) + len(v), v, "LOCATION") for v in ("Natan Wieczorek", "Northgate Loke", "Harbourside")
+    ]
+    start = out.index("Northgate")
+    found = [Span(start, out.index(" (Kennedy"), Category.LOCATION)]
+    for find in (residual_findings, residual_findings_near):
+        assert find(out, found, reps) == []
+    also = [Span(start, out.index(")"), Category.LOCATION)]  # "(Kennedy" is no surrogate
+    for find in (residual_findings, residual_findings_near):
+        assert len(find(out, also, reps)) == 1
