@@ -14,7 +14,6 @@ import hmac
 import json
 import logging
 import os
-import re
 import tempfile
 import time
 from bisect import bisect_right
@@ -27,6 +26,7 @@ from .documents import Document, Replacement, apply_replacements
 from .errors import DeidError, ExportError, IngestError, content_free_traceback
 from .spans import Span, sort_spans
 from .surrogates.keys import normalise_key
+from .text import LiteralIndex
 from .surrogates.modes import MODES, ExportMode
 from .safe_files import atomic_text
 from .windows import (
@@ -134,25 +134,14 @@ def count_residual_originals(out_text: str, originals: Iterable[str], written: S
     if written is not None and len(hay) != len(out_text):
         written = None  # case folding moved the offsets (rare letters): no exemption, to be safe
     starts = [a for a, _ in written] if written is not None else []
-    # first word -> (where it starts in the value, the value's length) -> values
-    by_word: dict[str, dict[tuple[int, int], set[str]]] = {}
-    for key in {o.strip().casefold() for o in originals}:
-        first = _WORD_IN_VALUE.search(key)
-        if len(key) >= 3 and first is not None:
-            by_word.setdefault(first.group(), {}).setdefault((first.start(), len(key)), set()).add(key)
+    index = LiteralIndex(key for key in {o.strip().casefold() for o in originals} if len(key) >= 3)
     left: set[str] = set()  # values standing somewhere outside any surrogate
-    for m in _WORD_IN_VALUE.finditer(hay):
-        for (offset, length), keys in by_word.get(m.group(), {}).items():
-            a = m.start() - offset
-            key = hay[a : a + length] if a >= 0 else ""
-            if key not in keys or key in left or not value_pattern(key).match(hay, a):
-                continue
-            if written is None or not _inside(a, a + length, written, starts):
-                left.add(key)
+    for key, a in index.occurrences(hay):
+        if key in left or not value_pattern(key).match(hay, a):
+            continue
+        if written is None or not _inside(a, a + len(key), written, starts):
+            left.add(key)
     return len(left)
-
-
-_WORD_IN_VALUE = re.compile(r"[^\W_]+")
 
 
 def _inside(a: int, b: int, written: Sequence[tuple[int, int]], starts: list[int]) -> bool:

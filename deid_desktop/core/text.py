@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import Iterable, Iterator
 
 # Words for token-level voting: runs of letters/digits, keeping internal apostrophes and
 # hyphens out (they separate tokens so "O'Neil-Smith" votes as 3 tokens).
@@ -63,3 +63,31 @@ def sentences(text: str) -> list[tuple[int, int]]:
 def normalise_sentence(sentence: str) -> str:
     """The key used by the inclusion list and de-duplication: whitespace collapsed, case folded."""
     return " ".join(sentence.split()).casefold()
+
+
+class LiteralIndex:
+    """Where any of many literal strings stands in a text, found by reading the text's
+    words once: each value is looked up where its first word stands (by that word, then by
+    where the word starts in the value and the value's length: thousands of phone numbers
+    share their first word "021", and few lengths). A search of the whole text per value
+    takes the product of the two counts. Values without a word are never found."""
+
+    def __init__(self, values: Iterable[str]) -> None:
+        self._by_word: dict[str, dict[tuple[int, int], set[str]]] = {}
+        for value in values:
+            first = _WORD.search(value)
+            if first is not None:
+                self._by_word.setdefault(first.group(), {}).setdefault((first.start(), len(value)), set()).add(value)
+
+    def __bool__(self) -> bool:
+        return bool(self._by_word)
+
+    def occurrences(self, text: str) -> Iterator[tuple[str, int]]:
+        """(value, start) for each place a value stands in ``text`` with its first word on
+        one of the text's words, left to right; what stands either side is the caller's."""
+        for m in _WORD.finditer(text):
+            for (offset, length), values in self._by_word.get(m.group(), {}).items():
+                start = m.start() - offset
+                if start >= 0 and (value := text[start : start + length]) in values:
+                    yield value, start
+

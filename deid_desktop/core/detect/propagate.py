@@ -28,6 +28,7 @@ from typing import Iterable, Iterator
 
 from ..categories import Category
 from ..spans import Span, sort_spans
+from ..text import LiteralIndex
 from .lexicons import name_words, not_names
 
 SOURCE = "propagation"
@@ -178,50 +179,34 @@ class Propagator:
         for (value, whole), origin in found.items():
             exact_only = True if whole else self._exact_only(value)
             for a, b in _matches(value, exact_only, whole, text, lowered):
-                if not taken.free(a, b):
-                    continue
                 if exact_only and not whole and _SENTENCE_START.search(text[max(0, a - 4) : a]):
                     continue  # "Will you …" at a sentence start is not the patient Will
-                new = Span(a, b, origin.category, origin.fine, score=origin.score, source=SOURCE, members=(SOURCE,))
-                if self.guard is not None and not self.guard.filter(text, [new]):
-                    continue
-                added.append(new)
-                taken.add(a, b)
+                self._add(text, origin, a, b, taken, added)
         return sort_spans(spans + added) if added else spans
-
 
     def _spread_literals(self, text: str, spans: list[Span], literals: dict[str, Span]) -> list[Span]:
-        """Every other whole occurrence of each literal, found by reading the text's words
-        once: a text holds thousands of numbers and dates, and a search of the whole text
-        per value took the product of the two."""
-        if not literals:
+        """Every other whole occurrence of each literal (``text.LiteralIndex``: a text holds
+        thousands of numbers and dates, and a search of the whole text per value took the
+        product of the two)."""
+        index = LiteralIndex(literals)
+        if not index:
             return spans
-        # first word -> (where that word starts in the value, the value's length) -> values:
-        # thousands of phone numbers share their first word ("021"), and few lengths
-        by_word: dict[str, dict[tuple[int, int], set[str]]] = {}
-        for value in literals:
-            first = _TOKEN.search(value)
-            if first is not None:
-                by_word.setdefault(first.group(), {}).setdefault((first.start(), len(value)), set()).add(value)
         taken = _Occupied(spans)
         added: list[Span] = []
-        for m in _TOKEN.finditer(text):
-            for (offset, length), values in by_word.get(m.group(), {}).items():
-                a = m.start() - offset
-                b = a + length
-                value = text[a:b]
-                if a < 0 or value not in values or not _bounded(text, a, b, True, False) or not taken.free(a, b):
-                    continue
-                origin = literals[value]
-                new = Span(a, b, origin.category, origin.fine, score=origin.score, source=SOURCE, members=(SOURCE,))
-                if self.guard is not None and not self.guard.filter(text, [new]):
-                    continue
-                added.append(new)
-                taken.add(a, b)
+        for value, a in index.occurrences(text):
+            if _bounded(text, a, a + len(value), True, False):
+                self._add(text, literals[value], a, a + len(value), taken, added)
         return sort_spans(spans + added) if added else spans
 
-
-_TOKEN = re.compile(r"[^\W_]+")
+    def _add(self, text: str, origin: Span, a: int, b: int, taken: "_Occupied", added: list[Span]) -> None:
+        """``origin``'s category at [a, b), where nothing is yet and the guard allows it."""
+        if not taken.free(a, b):
+            return
+        new = Span(a, b, origin.category, origin.fine, score=origin.score, source=SOURCE, members=(SOURCE,))
+        if self.guard is not None and not self.guard.filter(text, [new]):
+            return
+        added.append(new)
+        taken.add(a, b)
 
 
 class _Lowered:
