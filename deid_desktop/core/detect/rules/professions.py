@@ -31,7 +31,7 @@ _QUALIFIERS = r"(?:(?:retired|part-time|full-time|part time|full time|self-emplo
 _WRAP = r"(?:\n[ \t]*)?"
 # (context, score): a label is surest, "is a" weakest.
 _CONTEXTS = [
-    (r"(?:occupation|profession|job|job title|employment|works as|trade)[ \t]*[:\-][ \t]*", 0.9),
+    (r"(?:occupation|occ\.?|profession|job|job title|employment|works as|trade)[ \t]*[:\-][ \t]*", 0.9),
     (r"(?:works?|worked|working|employed|job|career|trained|training|qualified)[ \t]+as[ \t]+(?:an?(?:[ \t]+|(?=\n)))?" + _WRAP, 0.85),
     (r"(?:retired|former|ex-|previously an?|formerly an?|used to be an?|used to work as an?)[ \t]*" + _WRAP, 0.8),
     # "is a", "she's a", "i am packer": the job must end in a listed or generic head here
@@ -65,7 +65,7 @@ _MODIFIER = (
 
 # Contexts after which the next phrase is a job even when no list has it.
 _OPEN_CONTEXT = (
-    r"(?:\b(?:occupation|profession|job title|job|employment|trade|role)[ \t]*[:\-][ \t]*"
+    r"(?:\b(?:occupation|occ\.?|profession|job title|job|employment|trade|role)[ \t]*[:\-][ \t]*"
     r"|\b(?:works?|worked|working|employed)(?:[ \t]+(?:[a-z]+ly|part[- ]time|full[- ]time|seasonally))?"
     r"[ \t]+as[ \t]+(?:an?(?:[ \t]+|(?=\n)))?(?:\n[ \t]*)?)"
 )
