@@ -159,8 +159,8 @@ class Propagator:
                 # the same record number, phone, e-mail or date written again (a page
                 # header repeated on every page, without the label that found it first)
                 literals.setdefault(value.strip(), s)
-            elif s.category == Category.PROFESSION and len(value.split()) >= 2:
-                literals.setdefault(value.strip(), s)  # "civil engineer", not "nurse"
+            elif s.category == Category.PROFESSION and _spreads_as_job(value):
+                literals.setdefault(value.strip(), s)  # "civil engineer", "glazier"; not "nurse"
         spans = self._spread(text, spans, found)
         spans = self._spread_literals(text, spans, literals)
         # then what stands in brackets beside every name, found or spread, and the aliases'
@@ -207,6 +207,27 @@ class Propagator:
             return
         added.append(new)
         taken.add(a, b)
+
+
+# One-word jobs a note names for its staff as often as for the patient: found once as the
+# patient's job, they are not marked wherever else they stand.
+_CARE_ROLES = frozenset(
+    """nurse nurses doctor doctors gp physician surgeon registrar consultant specialist practitioner therapist midwife
+    pharmacist physio physiotherapist paramedic carer carers caregiver receptionist clinician dietitian dietician
+    radiographer psychologist psychiatrist counsellor counselor student students staff worker workers officer
+    manager volunteer""".split()
+)
+_SPECIALIST = re.compile(r"[a-z]+(?:ologist|ician|iatrist|ographer|apist|ometrist)s?")
+
+
+def _spreads_as_job(value: str) -> bool:
+    """A profession found once is marked wherever else it stands when it has two words or
+    more, or is one word (4+ letters) that is no care role."""
+    words = value.split()
+    if len(words) >= 2:
+        return True
+    w = value.strip().casefold()
+    return len(w) >= 4 and w not in _CARE_ROLES and not _SPECIALIST.fullmatch(w)
 
 
 class _Lowered:

@@ -84,11 +84,17 @@ def replace_proper_words(text: str, ctx: SurrogateContext, type_words, style: st
 
 
 def proper_name_surrogate(run: str, ctx: SurrogateContext, style: str) -> str:
+    """The same run gets the same phrase wherever it stands; a redraw (``ctx.attempt``,
+    when the phrase is another original of the document) takes a later one of the same
+    sequence, so the redraw is as stable as the first pick."""
     rng = ctx.stable_rng("ORGANIZATION", style, normalise_key(run))
-    for _ in range(20):
+    skipped = 0
+    for _ in range(20 + ctx.attempt):
         phrase = _proper_phrase(rng, style)
         if distinct(phrase, run):
-            break
+            if skipped >= ctx.attempt:
+                break
+            skipped += 1
     return match_style(run, phrase)
 
 

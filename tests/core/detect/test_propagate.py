@@ -80,6 +80,17 @@ def test_identifiers_contacts_dates_and_long_professions_repeat_as_the_same_lite
     assert out.count(("8/13", "DATE")) == 1 and out.count(("nurse", "PROFESSION")) == 1
 
 
+def test_a_one_word_job_spreads_unless_it_is_a_care_role(prop):
+    """"Occupation - glazier. Niece Pietra, 49, glazier": the niece's mention went out as
+    written while the patient's was replaced. Care roles ("nurse", "physiotherapist") name
+    the staff of most notes and are not spread."""
+    text = "Occupation - glazier; seen by nurse. Niece Pietra, 49, glazier (shifts). Nurse and physiotherapist aware; physiotherapist to call."
+    marked = [at(text, "glazier", Category.PROFESSION), at(text, "nurse", Category.PROFESSION), at(text, "physiotherapist", Category.PROFESSION)]
+    out = found(text, prop.propagate(text, marked))
+    assert out.count(("glazier", "PROFESSION")) == 2
+    assert out.count(("nurse", "PROFESSION")) == 1 and out.count(("physiotherapist", "PROFESSION")) == 1
+
+
 def test_initials_short_forms_and_ages_in_brackets_beside_a_name(prop):
     text = (
         "Dressing by Salamasina Lemalu-Anderson RN (SLA). Reviewed by Jasmeet Bhullar EN (Jas).\n"

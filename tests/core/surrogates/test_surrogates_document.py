@@ -294,3 +294,18 @@ def test_a_contact_value_holding_a_phone_and_an_address_has_both_replaced(engine
         alone = engine.replacements(detail, [Span(0, len(detail), Category.CONTACT, "OTHER")], subject="s1")[0].new_text
         assert alone in new
     assert [w for w in ("P", "E", "ph", "or", "fax") if f" {w} " in f" {value} "] == [w for w in ("P", "E", "ph", "or", "fax") if f" {w} " in f" {new} "]
+
+
+def test_an_organisations_surrogate_is_never_another_organisation_of_the_same_letter(engine):
+    """A pharmacy's surrogate came out as the church the patient volunteers at, named in the
+    same letter ("Scripts from St Columba's"): the redraw that should have told them apart
+    drew the same phrase again."""
+    alone = "Scripts from Nordrift Chemist."
+    first = engine.replacements(alone, spans_of(alone, [("Nordrift Chemist", Category.ORGANIZATION, "HOSPITAL")]), subject="s1")[0].new_text
+    text = f"Scripts from Nordrift Chemist. Volunteers at {first} op shop."
+    reps = engine.replacements(
+        text, spans_of(text, [("Nordrift Chemist", Category.ORGANIZATION, "HOSPITAL"), (first, Category.ORGANIZATION, "OTHER")]), subject="s1"
+    )
+    assert reps[0].new_text != first and reps[0].new_text != "Nordrift Chemist"
+    again = engine.replacements(alone, spans_of(alone, [("Nordrift Chemist", Category.ORGANIZATION, "HOSPITAL")]), subject="s1")[0].new_text
+    assert again == first  # alone, it keeps its surrogate
