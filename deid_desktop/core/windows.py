@@ -59,13 +59,20 @@ def explained_by(finding: str, surrogates: Iterable[str]) -> bool:
             rest, explained = rest.replace(w, " "), True
     for w in surrogates:
         for k in range(min(len(rest), len(w)) - 1, 2, -1):
-            if rest.endswith(w[:k]):
+            # whole words only: the surrogate's first words ending the finding, or its
+            # last words opening it
+            if rest.endswith(w[:k]) and _edge(w, k) and _edge(rest, len(rest) - k):
                 rest, explained = rest[:-k], True
                 break
-            if rest.startswith(w[-k:]):
+            if rest.startswith(w[-k:]) and _edge(w, len(w) - k) and _edge(rest, k):
                 rest, explained = rest[k:], True
                 break
     return explained and all(_plain(w) for w in _WORD.findall(rest))
+
+
+def _edge(text: str, i: int) -> bool:
+    """Whether offset ``i`` of ``text`` falls between two words (not inside one)."""
+    return i <= 0 or i >= len(text) or not (text[i - 1].isalnum() and text[i].isalnum())
 
 
 # Labels written beside a value that name no one (beyond ``lexicons.not_names``).

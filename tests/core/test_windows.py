@@ -274,3 +274,13 @@ def test_a_re_scan_finding_made_of_two_surrogates_written_side_by_side_is_expect
     also = [Span(start, out.index(")"), Category.LOCATION)]  # "(Kennedy" is no surrogate
     for find in (residual_findings, residual_findings_near):
         assert len(find(out, also, reps)) == 1
+
+
+def test_a_surrogate_explains_a_finding_only_by_whole_words():
+    """"Kowalczyk" is not explained by a surrogate "Wojczyk" that happens to end like it."""
+    from deid_desktop.core.windows import explained_by
+
+    assert explained_by("Pt Grant", ["Grant Concepcion"])
+    assert not explained_by("Mr Kowalczyk", ["Bartkowalczyk"])
+    assert not explained_by("Dr Kowalczyk Smith", ["Smith Ltd", "Abcd"])
+    assert not explained_by("Mr Ngatai", ["Tai Walker"])
