@@ -363,6 +363,19 @@ def _only_acronyms(text: str, span: Span) -> bool:
     return not _TITLE_BEFORE.search(text[max(0, span.start - 20) : span.start])
 
 
+# Words that join a place's or an organisation's name and never make one alone.
+_FUNCTION_WORDS = frozenset("the a of and or at in on for to by with from".split())
+
+
+def _only_function_words(text: str, span: Span) -> bool:
+    """An organisation or place that is only "The" (a model's span of the article before
+    "Zellholm Bay Infirmary", written out as "Harbourside The"). Names are left: "An" is one."""
+    if span.category not in (Category.ORGANIZATION, Category.LOCATION):
+        return False
+    words = _ACRONYM_PARTS.findall(text, span.start, span.end)
+    return bool(words) and all(w.strip(".,()").casefold() in _FUNCTION_WORDS for w in words)
+
+
 # The last word of a job: a listed occupation's last word, or a word made like a job's name
 # ("-er", "-ist", "-ian", "-man"...). "rice", "forestry", "chainsaws", "mowing" are none.
 _JOB_ENDING = re.compile(
@@ -578,5 +591,6 @@ class ClinicalTermGuard:
             and not _only_acronyms(text, s)
             and not _is_no_job(text, s)
             and not (s.category == Category.ORGANIZATION and _only_kind_word(text[s.start : s.end]))
+            and not _only_function_words(text, s)
             and (s.category not in GUARDED_CATEGORIES or not self.covers(text, s.start, s.end))
         ]

@@ -508,3 +508,19 @@ def test_languages_and_clinicians_roles_are_no_names_or_bodies(guard, text, valu
 def test_names_and_practices_near_those_words_stay(guard, text, value, category):
     span = span_of(text, value, category)
     assert guard.filter(text, [span]) == [span]
+
+
+@pytest.mark.parametrize("category", [Category.ORGANIZATION, Category.LOCATION])
+def test_an_organisation_or_place_that_is_only_an_article_is_dropped(guard, category):
+    """A model marked "The" before "Zellholm Bay Infirmary" as an organisation of its own;
+    the export wrote "Harbourside The St Brigid's Infirmary"."""
+    text = "To: Dr Mei Najjar, The Zellholm Bay Infirmary, 1 Main St"
+    assert guard.filter(text, [span_of(text, "The", category)]) == []
+    whole = span_of(text, "The Zellholm Bay Infirmary", category)
+    assert guard.filter(text, [whole]) == [whole]
+
+
+def test_a_name_that_is_a_short_word_stays(guard):
+    text = "Thank you for seeing An, a 47 y.o. female."
+    span = span_of(text, "An", Category.NAME)
+    assert guard.filter(text, [span]) == [span]
