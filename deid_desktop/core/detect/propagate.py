@@ -32,6 +32,7 @@ from ..text import LiteralIndex
 from .lexicons import name_words, not_names
 
 SOURCE = "propagation"
+_WORD = re.compile(r"[^\W_]+")  # letters and digits: the words values are looked up by
 _NAME_PART = re.compile(r"[^\W\d_][\w'’\-]*[^\W\d_]|[^\W\d_]{2,}")
 _MIN_PART = 3  # letters; initials and two-letter parts are too ambiguous to spread
 _MIN_WHOLE = 4  # characters of an organisation or place repeated as a whole
@@ -175,10 +176,10 @@ class Propagator:
             return spans
         taken = _Occupied(spans)
         added: list[Span] = []
-        lowered = _Lowered(text)
+        words = _WordStarts(text)
         for (value, whole), origin in found.items():
             exact_only = True if whole else self._exact_only(value)
-            for a, b in _matches(value, exact_only, whole, text, lowered):
+            for a, b in words.matches(value, exact_only, whole):
                 if exact_only and not whole and _SENTENCE_START.search(text[max(0, a - 4) : a]):
                     continue  # "Will you …" at a sentence start is not the patient Will
                 self._add(text, origin, a, b, taken, added)
@@ -230,20 +231,91 @@ def _spreads_as_job(value: str) -> bool:
     return len(w) >= 4 and w not in _CARE_ROLES and not _SPECIALIST.fullmatch(w)
 
 
-class _Lowered:
-    """The text in lower case, made on first use, when lowering is an exact stand-in for
-    the pattern's IGNORECASE: ASCII text (no long s, no Kelvin sign, no letter whose lower
-    case is longer), so offsets and matches agree with the regular expression's."""
+# Each letter as a case-insensitive regular expression compares it: its lower case (the
+# simple mapping, so "İ" is "i"), then one letter for each group that re's IGNORECASE holds
+# equal beyond that ("ſ" and "s", "ı" and "i", "ς" and "σ"...).
+def _extra_case_table() -> dict[int, str]:
+    from re import _casefix  # the table re itself compiles IGNORECASE patterns with
+
+    table: dict[int, str] = {}
+    for c, others in _casefix._EXTRA_CASES.items():
+        table[c] = chr(min(c, *others))
+    return table
+
+
+_EXTRA_CASES = _extra_case_table()
+
+
+def _fold(word: str) -> str:
+    """A key equal for any two words that ``re.IGNORECASE`` finds equal (it may also be
+    equal for a few that are not: every candidate is checked with the expression itself)."""
+    if word.isascii():
+        return word.lower()
+    out = []
+    for ch in word:
+        low = ch.lower()
+        low = low[0] if len(low) > 1 else low
+        out.append(_EXTRA_CASES.get(ord(low), low))
+    return "".join(out)
+
+
+class _WordStarts:
+    """Where a found value stands alone in a text, from one reading of the text's words:
+    a value is looked for only where its first word stands as a whole word of the text
+    (exactly, or by ``_fold`` for a value found in any case), and checked there. A bounded
+    occurrence always starts its first word on a whole word of the text, so nothing is
+    missed; a search of the whole text per value took the product of names and length (a
+    1 MB note of one line with a degree sign in it: minutes)."""
 
     def __init__(self, text: str) -> None:
-        self._text = text
-        self._lower: str | None = None
-        self.usable = text.isascii()
+        self.text = text
+        self._exact: dict[str, list[int]] | None = None
+        self._folded: dict[str, list[int]] | None = None
 
-    def get(self) -> str:
-        if self._lower is None:
-            self._lower = self._text.lower()
-        return self._lower
+    def _starts(self, folded: bool) -> dict[str, list[int]]:
+        if folded and self._folded is None:
+            self._folded = {}
+            for word, starts in self._starts(False).items():
+                self._folded.setdefault(_fold(word), []).extend(starts)
+            for starts in self._folded.values():
+                starts.sort()
+        if self._exact is None:
+            self._exact = {}
+            for m in _WORD.finditer(self.text):
+                self._exact.setdefault(m.group(), []).append(m.start())
+        return self._folded if folded else self._exact  # type: ignore[return-value]
+
+    def matches(self, value: str, exact_case: bool, whole: bool) -> Iterator[tuple[int, int]]:
+        """Where ``value`` stands alone ((start, end) pairs, left to right, none
+        overlapping); the same as ``_matches``, which reads the whole text per value."""
+        first = _WORD.search(value)
+        if first is None:
+            yield from _matches(value, exact_case, whole, self.text)
+            return
+        text, offset = self.text, first.start()
+        if exact_case:
+            starts = self._starts(False).get(first.group(), ())
+            literal = None
+        else:
+            starts = self._starts(True).get(_fold(first.group()), ())
+            literal = re.compile(re.escape(value), re.IGNORECASE) if starts else None
+        pos = 0
+        for w in starts:
+            i = w - offset
+            if i < pos:
+                continue
+            if literal is None:
+                if not text.startswith(value, i):
+                    continue
+                j = i + len(value)
+            else:
+                m = literal.match(text, i)
+                if m is None:
+                    continue
+                j = m.end()
+            if _bounded(text, i, j, whole, not exact_case):
+                yield i, j
+                pos = j
 
 
 def _word(ch: str) -> bool:
@@ -272,19 +344,13 @@ def _bounded(text: str, a: int, b: int, whole: bool, ignore_case: bool) -> bool:
     return True
 
 
-def _matches(value: str, exact_case: bool, whole: bool, text: str, lowered: _Lowered) -> Iterator[tuple[int, int]]:
+def _matches(value: str, exact_case: bool, whole: bool, text: str) -> Iterator[tuple[int, int]]:
     """Where ``value`` stands alone in ``text`` ((start, end) pairs, left to right, none
-    overlapping). A plain search finds each place the literal stands and its neighbours are
-    checked there: a regular expression per value with look-arounds kept the engine from
-    skipping ahead (every position tried for every value) and cost a compile per value, so
-    a long document with thousands of names took time in the product of the two."""
+    overlapping), by searching the whole text: the reference for ``_WordStarts.matches``,
+    and what a value without a letter or digit is looked for with."""
     ignore_case = not exact_case
     if exact_case:
         find = lambda pos: text.find(value, pos)  # noqa: E731
-        size = lambda i: len(value)  # noqa: E731
-    elif lowered.usable and value.isascii():
-        low, needle = lowered.get(), value.lower()
-        find = lambda pos: low.find(needle, pos)  # noqa: E731
         size = lambda i: len(value)  # noqa: E731
     else:  # case folding may change lengths outside ASCII: let the regular expression say
         literal = re.compile(re.escape(value), re.IGNORECASE)

@@ -151,3 +151,59 @@ def test_an_age_in_brackets_after_two_name_spans_is_marked_once(prop):
     text = "Visitors: jaehyun Kwon (27) stayed late."
     out = prop.propagate(text, [at(text, "jaehyun"), at(text, "Kwon")])
     assert [(text[s.start : s.end], s.category) for s in out].count(("27", Category.AGE)) == 1
+
+
+# -- finding the other mentions by the text's words (huge texts) ---------------------------
+
+_LETTERS = ["a", "e", "i", "o", "s", "k", "n", "r", "A", "S", "K", "I", "é", "É", "ü", "Ü", "ñ", "ß", "İ", "ı", "ſ",
+            "\u212a", "σ", "ς", "Σ", "µ", "μ", "ǆ", "Ǆ", "ǅ"]
+_BETWEEN = [" ", " ", " ", "-", "'", "’", "_", ".", "\n", "°", "(", ")", ", "]
+
+
+def _random_text(rng, n_words: int) -> str:
+    out = []
+    for _ in range(n_words):
+        out.append("".join(rng.choice(_LETTERS) for _ in range(rng.randint(1, 4))))
+        out.append(rng.choice(_BETWEEN))
+    return "".join(out)
+
+
+def _case_variant(rng, value: str) -> str:
+    return "".join(c.upper() if rng.random() < 0.3 else c.lower() if rng.random() < 0.3 else c for c in value)
+
+
+def test_words_index_finds_exactly_what_a_search_of_the_whole_text_finds():
+    """Every (value, case, whole) against random texts full of letters that case-fold
+    oddly (dotted and dotless i, long s, Kelvin sign, final sigma, titlecase digraphs):
+    the word index gives the same places as the regular-expression search it replaces."""
+    import random
+
+    from deid_desktop.core.detect.propagate import _matches, _WordStarts
+
+    rng = random.Random(5)
+    compared = hits = 0
+    for _ in range(300):
+        text = _random_text(rng, 40)
+        words = _WordStarts(text)
+        for _ in range(12):
+            a = rng.randrange(len(text))
+            value = text[a : a + rng.randint(1, 12)].strip()
+            if not value:
+                continue
+            if rng.random() < 0.5:
+                value = _case_variant(rng, value)
+            for exact in (True, False):
+                for whole in (True, False):
+                    want = list(_matches(value, exact, whole, text))
+                    assert list(words.matches(value, exact, whole)) == want, (text, value, exact, whole)
+                    compared += 1
+                    hits += len(want)
+    assert compared > 10_000 and hits > 1_000  # the comparison saw plenty of matches
+
+
+def test_a_name_is_found_again_in_any_case_in_a_text_with_letters_beyond_ascii(prop):
+    """Outside ASCII the mentions were found by a regular expression over the whole text
+    per name; they are now found by the text's words, in any case, as before."""
+    text = "Pt: Zoë Ngāti-Whakaue, 38°C on arrival.\nZOË settled. Reviewed zoë's chart; Zoëlla is her sister."
+    out = prop.propagate(text, [at(text, "Zoë Ngāti-Whakaue")])
+    assert found(text, out) == [("Zoë Ngāti-Whakaue", "NAME"), ("ZOË", "NAME"), ("zoë", "NAME")]
