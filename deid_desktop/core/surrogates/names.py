@@ -247,12 +247,32 @@ class NameTokens:
             # word of another original of the document. Leaving those out changes the pick
             # only where one of them was in the list, so the same word keeps its surrogate
             # in every other document.
-            taken = self.ctx.document_words
-            usable = [c for c in pool if c.key[:3] != key[:3] and c.key not in taken]
-            with_initial = [c for c in usable if c.initial == want]
-            if with_initial or usable:
-                return match_style(token, rng.choice(with_initial or usable).name)
+            free, by_initial = _free_candidates(pool, self.ctx.document_words)
+            with_initial = [c for c in by_initial.get(want, ()) if c.key[:3] != key[:3]]
+            usable = with_initial or [c for c in free if c.key[:3] != key[:3]]
+            if usable:
+                return match_style(token, rng.choice(usable).name)
         raise LookupError("name pools are empty")  # the shipped pools never are
+
+
+# Per pool (by identity; the entry holds the pool, so its id is not reused): the document
+# words it was filtered for, and what was left, in the pool's order and by initial.
+_FREE: dict[int, tuple[tuple[Candidate, ...], frozenset[str], list[Candidate], dict[str, list[Candidate]]]] = {}
+
+
+def _free_candidates(pool: tuple[Candidate, ...], taken: frozenset[str]) -> tuple[list[Candidate], dict[str, list[Candidate]]]:
+    """A pool's candidates that are no word of the document, in the pool's order, and the
+    same by initial: made once per pool and document, not once per name word (a note of
+    thousands of names filtered the whole pool for each)."""
+    hit = _FREE.get(id(pool))
+    if hit is not None and hit[0] is pool and (hit[1] is taken or hit[1] == taken):
+        return hit[2], hit[3]
+    free = [c for c in pool if c.key not in taken]
+    by_initial: dict[str, list[Candidate]] = {}
+    for c in free:
+        by_initial.setdefault(c.initial, []).append(c)
+    _FREE[id(pool)] = (pool, taken, free, by_initial)
+    return free, by_initial
 
 
 def _line_up(items: list[tuple[int, int, str]], words: tuple[str, ...]) -> list[str] | None:

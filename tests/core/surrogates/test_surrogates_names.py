@@ -192,3 +192,22 @@ def test_vowelless_real_surname_is_a_name_not_initials():
     last = out.split()[-1]
     assert last != "Ng" and any(c in "aeiouy" for c in last.lower())
     assert eng.surrogate("Mr Ng", Category.NAME, "PATIENT", "p1") == f"Mr {last}"
+
+
+def test_a_name_word_of_one_document_is_never_the_surrogate_in_the_next_that_names_it(engine):
+    """The pool a surrogate is drawn from leaves out the words of the document at hand;
+    what was left out for the previous document must not carry over to the next one."""
+    from deid_desktop.core.spans import Span
+
+    def surrogates(text: str, values: list[str]) -> list[str]:
+        spans = [Span(text.index(v), text.index(v) + len(v), Category.NAME, "PATIENT") for v in values]
+        return [r.new_text for r in engine.replacements(text, spans, subject="s")]
+
+    for surname in ["Smith", "Ngata", "Okafor", "Berg", "Patel"]:
+        first = surrogates(f"Patient: {surname}.", [surname])[0]
+        # the next document names, besides the patient, someone called what the patient became
+        other = f"Patient: {surname}. Nurse: {first}."
+        second = surrogates(other, [surname, first])
+        assert normalise_key(second[0]) != normalise_key(first), (surname, first, second)
+        # and a document without that word gets the first surrogate again
+        assert surrogates(f"Seen: {surname}.", [surname])[0] == first
