@@ -21,6 +21,16 @@ _AT_EVENT = re.compile(
     re.I,
 )
 # The age in brackets after a date of birth: "DOB 27/08/1962 (61)", "D.O.B. 3 Mar 1949 (75 y)".
+# More ages at events after the first: "breast ca dx 48, 66" (each larger than the one before,
+# and no word after it: "dx 48, 2 sons" is no age).
+_MORE_AT_EVENT = re.compile(r"[ \t]*(?:,|&|and)[ \t]*(\d{1,3})(?![\d/:-]|\.\d)(?![ \t]*[A-Za-z])")
+# Tables with an age column: a header of three cells or more (two spaces or a tab apart), one
+# of them "Age", "Age / age at death", "Current age", "Age at dx"; its rows until a blank line.
+_CELL = re.compile(r"[^\t\n ]+(?: [^\t\n ]+)*")
+_AGE_HEADER = re.compile(r"(?:current\s+)?age\b(?!\s*:)", re.I)
+_AGE_CELL = re.compile(r"(?:(?:d\.?|died|dec(?:eased|\.)?)\s*)?(\d{1,3})(?:\s*(?:y|yo|yrs?|years?)\.?)?", re.I)
+_RULE_ROW = re.compile(r"[\s\-=_|+:]*")
+_MAX_TABLE_ROWS = 40
 _DOB_AGE = re.compile(
     r"\b(?:DOB|D\.O\.B\.?|date of birth|born)\s*[:.]?\s*"
     r"\d{1,4}[/.\s-](?:\d{1,2}|[A-Za-z]{3,9})[/.\s-]\d{2,4}\s*\(\s*(?:age\s*)?(\d{1,3})\s*(?:y|yo|yrs?|years?)?\s*\)",
@@ -55,6 +65,50 @@ def _line(text: str, at: int, reach: int = 160) -> str:
     start = text.rfind("\n", lo, at) + 1 or lo
     end = text.find("\n", at, hi)
     return text[start : end if end >= 0 else hi]
+
+
+def _cells(line: str) -> list[tuple[int, int]]:
+    """(start, end) of each cell of a table row: words one space apart, cells two spaces or
+    a tab apart."""
+    return [m.span() for m in _CELL.finditer(line)]
+
+
+def _age_columns(text: str) -> list[tuple[int, int]]:
+    """(start, end) in ``text`` of the number in each row's cell under an "Age" column
+    heading, row by row until a blank line or a line that is no table row."""
+    found: list[tuple[int, int]] = []
+    if "age" not in text.lower():
+        return found
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    for i, line in enumerate(lines):
+        if len(line) > 300 or "ge" not in line.lower():
+            continue
+        cells = _cells(line)
+        if len(cells) < 3:
+            continue
+        column = next(((a, b) for a, b in cells if b - a <= 30 and _AGE_HEADER.match(line, a)), None)
+        if column is None:
+            continue
+        for j in range(i + 1, min(len(lines), i + 1 + _MAX_TABLE_ROWS)):
+            row = lines[j]
+            if not row.strip():
+                break
+            if _RULE_ROW.fullmatch(row):
+                continue  # "------  -----" under the heading
+            row_cells = _cells(row)
+            if len(row_cells) < 2:
+                break
+            for a, b in row_cells:
+                # the cell under the heading, give or take a few characters of hand alignment
+                if a < column[1] + 3 and b > column[0] - 3:
+                    m = _AGE_CELL.fullmatch(row, a, b)
+                    if m is not None:
+                        found.append((starts[j] + m.start(1), starts[j] + m.end(1)))
+                    break
+    return found
 
 
 def _words_value(words: str) -> int:
@@ -94,6 +148,16 @@ class AgeDetector(RuleDetector):
             if not _NOT_AN_AGE_AFTER.match(text, m.end()):
                 sure = not m[0].lower().startswith("d.") or _RELATIVE_LINE.search(_line(text, m.start()))
                 add(m.start(1), m.end(1), int(m[1]), 0.85, validated=bool(sure))
+                last, end = int(m[1]), m.end()
+                while (more := _MORE_AT_EVENT.match(text, end)) is not None and last < int(more[1]) <= 110:
+                    if _NOT_AN_AGE_AFTER.match(text, more.end()):
+                        break
+                    add(more.start(1), more.end(1), int(more[1]), 0.85, validated=bool(sure))
+                    last, end = int(more[1]), more.end()
+        # A number under a table's "Age" heading ("Maternal aunt   Gittel F.   70   breast ca"):
+        # the heading says what it is.
+        for a, b in _age_columns(text):
+            add(a, b, int(text[a:b]), 0.85, validated=True)
         for m in _DOB_AGE.finditer(text):
             add(m.start(1), m.end(1), int(m[1]), 0.9, validated=True)
         for m in _SEX.finditer(text):

@@ -110,3 +110,52 @@ def test_age_and_sex_on_a_line_that_identifies_the_patient_is_validated():
     found = {text[s.start : s.end]: s.validated for s in spans}
     assert found["73"] is True
     assert found.get("30") is False  # no identity on that line: the models decide
+
+
+PEDIGREE = """FAMILY HISTORY
+  Relation            Name                     Age / age at death   Cancer history
+  ------------------  -----------------------  -------------------  ----------------
+  Mother              Ruth Abrams                 d. 58                ovarian ca
+  Maternal aunt       Gitta Fromm                 70                   breast ca
+  Maternal grandfather Nathan Abrams           d. 81                prostate ca
+  Brother             Sam                          38                   none
+
+Plan: 12 months review, panel of 47 genes."""
+
+
+def test_numbers_under_an_age_column_heading_are_validated_ages():
+    """Family-history tables give ages in a column headed "Age": the heading says what
+    the bare numbers are, even where a row is typed a few characters out of line."""
+    found = {PEDIGREE[s.start : s.end]: s.validated for s in run("age", PEDIGREE)}
+    assert found == {"58": True, "70": True, "81": True, "38": True}
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # no "Age" heading: the numbers are something else
+        ("Test        Result    Range\nHb          132       115-165\nPlt         70        150-400\n", []),
+        # "Age:" is a label, not a column heading; the numbers below are doses
+        ("Age: see DOB    Weight: 60 kg    Height: 165\nMetformin   500    bd\n", []),
+        # the column holds durations, not bare ages
+        ("Visit   Age      Weight   Length\n1       6 mo     7.2      65\n", []),
+        # a blank line ends the table
+        ("Name   Age   Status\nAnn    71    well\n\nDose   10    mg\n", ["71"]),
+    ],
+)
+def test_numbers_outside_an_age_column_are_not_ages(text, expected):
+    assert texts("age", text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Maternal aunt: breast ca dx 48, 66.", ["48", "66"]),
+        ("Sister dx 41 and 52; well since.", ["41", "52"]),
+        ("Mother dx 48, 2 sons.", ["48"]),  # a count, not an age
+        ("Father dx 55, 12 cycles of chemo.", ["55"]),
+        ("Aunt dx 60, 35", ["60"]),  # smaller than the first: not a second diagnosis
+    ],
+)
+def test_second_ages_listed_after_an_event_word(text, expected):
+    assert texts("age", text) == expected
