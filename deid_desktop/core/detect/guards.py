@@ -246,12 +246,20 @@ def _is_a_habit(text: str, span: Span) -> bool:
     return span.category == Category.PROFESSION and text[span.start : span.end].strip().casefold() in _HABITS
 
 
+_SCHOOL_YEAR = re.compile(r"Y(?:[1-9]|1[0-3])")
+_CENTILE_AFTER = re.compile(r"(?:\s+(?:to|and|-|–)\s+\d{1,3}(?:st|nd|rd|th))?\s*(?:centile|percentile|%ile|pctl)", re.IGNORECASE)
+_WARD_BEFORE = re.compile(r"\bward\s+[\w-]{1,4}\s*\(\s*$", re.IGNORECASE)
+_CLOSE_BRACKET = re.compile(r"\s*\)")
+_ONE_WORD = re.compile(r"[A-Z][\w'’-]+")
+
+
 def _is_not_anyones(text: str, span: Span) -> bool:
     """Dates and numbers tied to a product, a law or the week, not to a person: a gestation,
     a score's value after its label, a room or bed number, an expiry
     date after its label, the year of an act or a guideline, a weekday alone, a tooth; and
     an identifier too short to single anyone out (fewer than three digits in fewer than six
-    characters: a gene such as "MLH1", a school year "Y3", a label "SN")."""
+    characters: a gene such as "MLH1", a school year "Y3", a label "SN"); a school year or a
+    centile read as an age; the name of a ward in brackets after its number."""
     value = text[span.start : span.end]
     before = text[max(0, span.start - 24) : span.start]
     if span.category in (Category.DATE, Category.AGE) and _GESTATION.fullmatch(value):
@@ -270,6 +278,10 @@ def _is_not_anyones(text: str, span: Span) -> bool:
         _DENTAL_BEFORE.search(before) or value[:1] in "UL"
     ):
         return True
+    if span.category == Category.AGE and (_SCHOOL_YEAR.fullmatch(value) or (_ORDINAL.fullmatch(value) and _CENTILE_AFTER.match(text, span.end))):
+        return True  # a school year ("St Brannock's Primary, Y3"), a centile ("from 50th to 25th centile")
+    if span.category == Category.NAME and _WARD_BEFORE.search(before) and _CLOSE_BRACKET.match(text, span.end) and _ONE_WORD.fullmatch(value):
+        return True  # a ward's name: "Ward 7 (Trelawney)"
     if span.category == Category.ID:
         alnum = [c for c in value if c.isalnum()]
         # alone: a piece of a longer number ("1" of "4948 63413 4 1") is kept with the rest
@@ -284,7 +296,7 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
     range, a piece of a gene variant, a bracketed image reference after a measurement, a
     duration in years read as an age, a number of three digits or fewer read as a phone number
     with no label before it (postcodes, which models sometimes call contacts, have four or more), and
-    a row of small table numbers read as an identifier."""
+    a row of small table numbers read as an identifier or a phone number."""
     value = text[span.start : span.end]
     if span.category in (Category.DATE, Category.AGE, Category.ID, Category.CONTACT):
         if _inside(_HGVS, text, span):
@@ -300,6 +312,10 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
     if span.category == Category.CONTACT:
         digits = sum(c.isdigit() for c in value)
         if re.fullmatch(r"[\d\s]+", value) and digits <= 3 and not _CONTACT_LABEL.search(text, max(0, span.start - 24), span.start):
+            return True
+        # a row of an audiogram or a lab table ("10   10   15   30"): every phone number has a
+        # group of four digits or more, or is written without layout gaps
+        if _CELLS.fullmatch(value) and not _CONTACT_LABEL.search(text, max(0, span.start - 24), span.start):
             return True
     if span.category == Category.ID and _CELLS.fullmatch(value):
         return True

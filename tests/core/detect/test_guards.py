@@ -241,6 +241,7 @@ def test_a_record_number_on_an_ordinary_line_stays(guard):
         ("Noise exposure ~6 yrs, reports ringing", "6", Category.AGE),
         ("GP MANAGEMENT PLAN (GPMP) -- MBS item 721   +   TCA", "721", Category.CONTACT),  # no label
         ("L BC       10    10   10   15   30   45   --", "30   45", Category.ID),  # table cells
+        ("   L BC       10    10   10   15   30   45   --", "10   10   15   30", Category.CONTACT),  # as a phone
     ],
 )
 def test_shapes_that_are_never_phi(guard, text, value, category):
@@ -256,6 +257,9 @@ def test_shapes_that_are_never_phi(guard, text, value, category):
         ("a 6 yr old boy, quiet", "6", Category.AGE),
         ("House officer, bleep 238 after hours", "238", Category.CONTACT),
         ("ext 8841", "8841", Category.CONTACT),
+        ("Mob  021  555  1234 (after 5)", "021  555  1234", Category.CONTACT),  # a group of four
+        ("Fax:  61   8   9071", "61   8   9071", Category.CONTACT),
+        ("Ph:  555   123   99", "555   123   99", Category.CONTACT),  # gaps, but a label
         ("MRN 30045112 on the label", "30045112", Category.ID),
     ],
 )
@@ -523,4 +527,33 @@ def test_an_organisation_or_place_that_is_only_an_article_is_dropped(guard, cate
 def test_a_name_that_is_a_short_word_stays(guard):
     text = "Thank you for seeing An, a 47 y.o. female."
     span = span_of(text, "An", Category.NAME)
+    assert guard.filter(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("St Brannock's CofE Primary, Y3\nJagienka attends", "Y3", Category.AGE),  # a school year
+        ("weight has dropped from 50th to 25th centile since", "50th", Category.AGE),
+        ("now on the 9th percentile", "9th", Category.AGE),
+        ("Colorectal Surgeon, Ward 7 (Trelawney)\nReceived", "Trelawney", Category.NAME),
+        ("Community Hospital -- Ward 2 ( Kennet ) handover", "Kennet", Category.NAME),
+    ],
+)
+def test_school_years_centiles_and_ward_names_are_no_ones(guard, text, value, category):
+    assert guard.filter(text, [span_of(text, value, category)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Party for her 50th birthday on Sunday", "50th", Category.AGE),  # no centile
+        ("Ward 7 (Dr Trelawney)", "Dr Trelawney", Category.NAME),  # a person, with a title
+        ("Ward 7 (Anna Trelawney, sister)", "Anna Trelawney", Category.NAME),  # two words
+        ("Seen by Trelawney (ward clerk)", "Trelawney", Category.NAME),
+        ("Son aged 3, Y 3 at school", "3", Category.AGE),
+    ],
+)
+def test_ages_and_names_near_those_shapes_stay(guard, text, value, category):
+    span = span_of(text, value, category)
     assert guard.filter(text, [span]) == [span]
