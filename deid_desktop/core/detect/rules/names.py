@@ -14,7 +14,7 @@ from typing import Iterator
 from ...categories import Category
 from ...spans import Span
 from ..base import register
-from ..lexicons import clinical_acronyms, first_names, name_words, not_names, surnames
+from ..lexicons import clinical_acronyms, encoder_words, first_names, name_words, not_names, surnames
 from .common import LO, UP, RuleDetector, after, before, keep_longest, trie_regex
 
 _PART = rf"(?:[{UP}][{LO}]+(?:[{UP}][{LO}]+)?|[{UP}]{{2,}})"  # Smith, McDonald, SMITH
@@ -165,6 +165,15 @@ _FIELD = re.compile(
     + rf")[ \t]*(?::|-|=)[ \t]*(?:(?:{_TITLE})\b\.?[ \t]+)?(?P<n>{_LAST_FIRST}|{NAME})"
 )
 _USERNAME = re.compile(r"\b(?i:user\s*name|user\s*id|login|logon)[ \t]*[:=][ \t]*(?P<v>[A-Za-z][\w.-]{1,30}[A-Za-z0-9])")
+# A staff member's login after their role or an "entered by" label, in lower case as EHRs
+# print it: "Triage RN: kmoreno", "Charted by: j.okafor2". The whole field is the handle
+# (nothing but a gap, a separator or the line's end after it); a common word is not one.
+_HANDLE = re.compile(
+    r"(?<![\w.])(?i:(?:(?:triage|charge|primary|scrub|circulating)[ \t]+)?(?:rn|rpn|lpn|en|nurse|hca|scribe|clerk|user|operator|tech)"
+    r"|(?:entered|recorded|charted|documented|updated|modified|completed|logged)[ \t]+by)[ \t]*:[ \t]*"
+    r"(?P<v>[a-z]{1,16}(?:\.[a-z]{2,15})?\d{0,4})(?=[ \t]*(?:$|[,;|]|[ \t]{2}))",
+    re.MULTILINE,
+)
 
 
 # The next field's label on the same line: a capitalised word, perhaps with one lower-case
@@ -196,6 +205,12 @@ class LabelledNameDetector(_NameRule):
                 out.append(s)
         for m in _USERNAME.finditer(text):
             out.append(self.span(m.start("v"), m.end("v"), Category.NAME, "USERNAME", 0.85))
+        stop = not_names()
+        for m in _HANDLE.finditer(text):
+            handle = m["v"]
+            if len(handle) >= 4 and handle not in stop and handle not in encoder_words() and handle.upper() not in clinical_acronyms():
+                # the label and the shape prove it; the models rarely mark a lower-case login
+                out.append(self.span(m.start("v"), m.end("v"), Category.NAME, "USERNAME", 0.85, validated=True))
         return out
 
 

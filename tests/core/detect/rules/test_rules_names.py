@@ -178,3 +178,20 @@ def test_initials_that_sign_a_note_or_carry_a_bleep_are_names(text, expected):
 )
 def test_abbreviations_headings_and_mid_text_capitals_are_not_initials(text):
     assert texts("signature_name", text) == []
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Triage RN: kmoreno   ESI 2", ["kmoreno"]),
+        ("Charted by: j.okafor2\nVitals stable", ["j.okafor2"]),
+        ("Entered by: tpatel, 0940", ["tpatel"]),
+        ("RN: none   HCA: pending", []),  # common words
+        ("Nurse: please call the family", []),  # a sentence, not a login
+        ("User: ICU", []),
+    ],
+)
+def test_a_lower_case_login_after_a_staff_label_is_a_validated_name(text, expected):
+    spans = [s for s in run("labelled_name", text) if s.fine == "USERNAME"]
+    assert [text[s.start : s.end] for s in spans] == expected
+    assert all(s.validated for s in spans)
