@@ -43,6 +43,9 @@ def register(sub) -> None:
     g.add_argument("--workspace", help="workspace file (default: the one in Settings, else ~/.local/share/deid-desktop/workspace.sqlite)")
     g.add_argument("--open", nargs="+", default=[], metavar="FILE_OR_FOLDER", help="import these files and folders (each subfolder = one subject)")
     g.add_argument("--ensemble", help="ensemble TOML for this session (default: Settings, else resources/ensembles/default.toml)")
+    g.add_argument("--build-models", action="store_true",
+                   help="when the ensemble's transformer models are not built yet, build them in the background "
+                        "(build-model --if-missing, a few minutes) and switch to them when ready; rules only until then")
     g.add_argument("--screenshot", metavar="OUT.png", help="wait for detection, select the first finding, save the window as PNG and exit")
     g.add_argument("--size", type=_size, default=None, metavar="WxH", help="window size, e.g. 1280x800")
     g.add_argument("--view", choices=("text", "pdf", "ocr", "risk", "across", "certificate", "accuracy", "adjudication"), default="text",

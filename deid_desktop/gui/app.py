@@ -186,7 +186,10 @@ def run(args) -> int:
         print(f"deid-desktop: {e}", file=sys.stderr)
         return 2
     # Screenshots use the default layout, not whatever the user last arranged.
-    window = MainWindow(workspace, settings, ensemble_config=args.ensemble, owns_workspace=True, restore_layout=not args.screenshot)
+    # A screenshot never starts the model build: it shows the window as it is and exits.
+    build_models = bool(getattr(args, "build_models", False)) and not args.screenshot
+    window = MainWindow(workspace, settings, ensemble_config=args.ensemble, owns_workspace=True,
+                        restore_layout=not args.screenshot, build_models=build_models)
     install_excepthook(lambda: window)
     if size:
         window.resize(*size)

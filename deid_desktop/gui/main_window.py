@@ -3,8 +3,9 @@
 The window wires views to the review controller and runs background work (reading files,
 detection); it holds no review rules itself. Its parts live beside it: actions, menus and
 status bar (``window_menus``), the review wiring (``window_review``), importing
-(``window_importing``), detection and idleness (``window_detection``) and the dialogs it
-opens (``window_dialogs``); the use cases are in ``core/usecases``.
+(``window_importing``), detection and idleness (``window_detection``), the default models
+built in the background (``window_model_build``) and the dialogs it opens
+(``window_dialogs``); the use cases are in ``core/usecases``.
 """
 
 from __future__ import annotations
@@ -34,13 +35,14 @@ from .workers import DetectionWorker, ImportWorker
 from .window_detection import DetectionFlow
 from .window_dialogs import WindowDialogs
 from .window_importing import ImportFlow
+from .window_model_build import ModelBuildFlow
 from .window_menus import build_actions, build_menus, build_status_bar
 from .window_review import ReviewWiring
 
 log = logging.getLogger(__name__)
 
 
-class MainWindow(ReviewWiring, ImportFlow, DetectionFlow, WindowDialogs, QMainWindow):
+class MainWindow(ReviewWiring, ImportFlow, DetectionFlow, ModelBuildFlow, WindowDialogs, QMainWindow):
     idle = Signal()  # no import or detection running or waiting
 
     def __init__(
@@ -51,6 +53,7 @@ class MainWindow(ReviewWiring, ImportFlow, DetectionFlow, WindowDialogs, QMainWi
         ensemble_config: str | None = None,
         owns_workspace: bool = False,
         restore_layout: bool = True,
+        build_models: bool = False,
     ) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
@@ -91,6 +94,8 @@ class MainWindow(ReviewWiring, ImportFlow, DetectionFlow, WindowDialogs, QMainWi
         self._starting = True
         self.export_dialog: ExportDialog | None = None
         self.across_dialog: AcrossDialog | None = None
+        # With build_models, missing default models train in a separate process meanwhile.
+        self._init_model_build(build_models)
 
         self._update_title()
         self._update_reviewer_label()

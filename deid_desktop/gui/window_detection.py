@@ -62,6 +62,7 @@ class DetectionFlow:
 
     def _on_detector_ready(self, ensemble) -> None:
         self.detector_label.setText(detector_summary(ensemble))
+        self.maybe_build_models(ensemble)  # window_model_build: only with gui --build-models
         ids = self._detect[2] if self._detect else []
         if ids:
             self._show_progress("Detecting PHI", len(ids))
@@ -169,6 +170,7 @@ class DetectionFlow:
         self.refit.wait(ms)
 
     def _stop_background_work(self) -> None:
+        self.stop_model_build()
         self.cancel_background_work()
         if self.export_dialog is not None and self.export_dialog.running:
             self.export_dialog.cancel()

@@ -9,7 +9,7 @@ from typing import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QLabel, QMenu, QMessageBox, QProgressBar, QPushButton
+from PySide6.QtWidgets import QLabel, QMenu, QMessageBox, QProgressBar, QPushButton, QSizePolicy
 
 from ..core.categories import CATEGORY_KEYS
 from ..core.store import DecisionAction
@@ -143,7 +143,8 @@ def _model_menu(window) -> QMenu | None:
 
 
 def build_status_bar(window) -> None:
-    """Progress and Cancel for background work, the reviewer's name and the detector."""
+    """Progress and Cancel for background work, the models built in the background, the
+    reviewer's name and the detector."""
     bar = window.statusBar()
     window.detector_label = QLabel("Detector: not loaded yet")
     window.detector_label.setObjectName("detectorLabel")
@@ -162,6 +163,20 @@ def build_status_bar(window) -> None:
     window.reviewer_label = QLabel()
     window.reviewer_label.setObjectName("reviewerLabel")
     window.reviewer_label.setToolTip("Recorded with every decision (File → Settings changes it)")
+    # The default models built in the background (window_model_build.py): shown only then.
+    window.model_build_label = QLabel()
+    window.model_build_label.setObjectName("modelBuildLabel")
+    # long, so it gives way (clipped, whole in its tooltip) rather than widen the window
+    window.model_build_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    window.model_build_label.setMinimumWidth(120)
+    window.model_build_label.hide()
+    window.model_build_progress = QProgressBar()
+    window.model_build_progress.setObjectName("modelBuildProgress")
+    window.model_build_progress.setMaximumWidth(140)
+    window.model_build_progress.setToolTip("Training the default detection models in a separate process")
+    window.model_build_progress.hide()
+    bar.addPermanentWidget(window.model_build_label, 1)
+    bar.addPermanentWidget(window.model_build_progress)
     bar.addPermanentWidget(window.progress)
     bar.addPermanentWidget(window.cancel_button)
     bar.addPermanentWidget(window.reviewer_label)

@@ -185,7 +185,7 @@ def test_detect_timing_gives_a_harness_the_figures_it_compares_tools_by(tmp_path
 
 @pytest.mark.slow
 def test_build_model_trains_both_members_side_by_side_and_each_is_usable(tmp_path, monkeypatch, capfd):
-    """`make run` on a fresh machine waits for the model build; with two cores the two
+    """`make run` on a fresh machine builds the models in the background; with two cores the two
     members train at once, each in its own process on one core, and both land where the
     detector looks for them, exported for ONNX Runtime."""
     monkeypatch.setenv("DEID_THREADS", "2")

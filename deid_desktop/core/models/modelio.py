@@ -48,11 +48,14 @@ def _file_table(folder: Path) -> dict[str, dict[str, Any]]:
 
 
 def list_versions(name_dir: str | Path) -> list[str]:
-    """Versions under ``models/<name>``, oldest first (v1, v2, ..., then other names)."""
+    """Versions under ``models/<name>``, oldest first (v1, v2, ..., then other names).
+    Hidden folders are not versions: ``save_model`` writes a version under a name starting
+    with a dot and renames it when complete, so a save that was stopped (the build's process
+    killed) leaves no folder that would be loaded as a model."""
     d = Path(name_dir)
     if not d.is_dir():
         return []
-    found = [p.name for p in d.iterdir() if p.is_dir() and (p / "config.json").is_file()]
+    found = [p.name for p in d.iterdir() if p.is_dir() and not p.name.startswith(".") and (p / "config.json").is_file()]
 
     def key(v: str) -> tuple[int, int, str]:
         m = _VERSION.match(v)
