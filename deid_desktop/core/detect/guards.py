@@ -392,6 +392,21 @@ def _only_function_words(text: str, span: Span) -> bool:
     return bool(words) and all(w.strip(".,()").casefold() in _FUNCTION_WORDS for w in words)
 
 
+def _possessive_tail(text: str, span: Span) -> bool:
+    """The "s" of a possessive and the common words after it ("Marquise's house" marked as an
+    organisation "s house" by a model): a finding that starts at the "s" right after an
+    apostrophe, with nothing but lower-case words after it, names nobody. "O'Brien's Pharmacy"
+    cut as "s Pharmacy" stays: the capital may be a name's."""
+    if span.category not in (Category.ORGANIZATION, Category.LOCATION, Category.NAME):
+        return False
+    if span.start == 0 or text[span.start - 1] not in "'\u2019" or text[span.start] not in "sS":
+        return False
+    rest = text[span.start + 1 : span.end]
+    if rest and rest[0].isalnum():
+        return False  # "O'Sullivan" cut after its apostrophe is a name
+    return not any(c.isupper() or c.isdigit() for c in rest)
+
+
 # The last word of a job: a listed occupation's last word, or a word made like a job's name
 # ("-er", "-ist", "-ian", "-man"...). "rice", "forestry", "chainsaws", "mowing" are none.
 _JOB_ENDING = re.compile(
@@ -608,5 +623,6 @@ class ClinicalTermGuard:
             and not _is_no_job(text, s)
             and not (s.category == Category.ORGANIZATION and _only_kind_word(text[s.start : s.end]))
             and not _only_function_words(text, s)
+            and not _possessive_tail(text, s)
             and (s.category not in GUARDED_CATEGORIES or not self.covers(text, s.start, s.end))
         ]

@@ -524,6 +524,28 @@ def test_an_organisation_or_place_that_is_only_an_article_is_dropped(guard, cate
     assert guard.filter(text, [whole]) == [whole]
 
 
+@pytest.mark.parametrize("category", [Category.ORGANIZATION, Category.LOCATION, Category.NAME])
+def test_the_s_of_a_possessive_and_the_words_after_it_are_dropped(guard, category):
+    """A model marked "s house" of "Marquise's house" as an organisation; the export would
+    have written "Marquise'Harbourside Trust"."""
+    text = "Stayed at Marquise\u2019s house overnight, then at Ana's flat."
+    for value in ("s house", "s flat"):
+        assert guard.filter(text, [span_of(text, value, category)]) == [], value
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Collected from O'Brien's Pharmacy today", "s Pharmacy"),  # a capital: maybe a name's
+        ("Referred by Dr O'Sullivan yesterday", "Sullivan"),
+        ("Lives at Marquise's house", "Marquise"),
+    ],
+)
+def test_a_name_around_an_apostrophe_stays(guard, text, value):
+    span = span_of(text, value, Category.ORGANIZATION)
+    assert guard.filter(text, [span]) == [span]
+
+
 def test_a_name_that_is_a_short_word_stays(guard):
     text = "Thank you for seeing An, a 47 y.o. female."
     span = span_of(text, "An", Category.NAME)
