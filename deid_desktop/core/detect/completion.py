@@ -7,7 +7,9 @@ kind: record numbers with a letter prefix (``CR-23-004417``, ``SEH-23-0612``) an
 double-barrelled surnames. A span of these categories is widened to the whole hyphen- or
 slash-joined token it lies in, and a phone number that has its closing bracket gets the
 opening one. A job cut before its last word ("packhouse forklift" of "packhouse forklift
-driver") gets that word.
+driver") gets that word. An organisation or a place followed at once by the capitalised words
+that end an organisation's name gets them ("Pelletier Aquatic" + "Center", "Nelson" +
+"Medical Centre"): the name is one organisation, and the word left out was counted as a miss.
 """
 
 from __future__ import annotations
@@ -57,6 +59,68 @@ def _continues(part: str, category: Category) -> bool:
     return any(c.isdigit() for c in part) or part.isupper()
 
 
+# Words that end an organisation's name ("... Center", "... Medical Centre", "... Trust"), and
+# words that may stand between the name and that ending ("Medical", "Health", "Community").
+_ORG_HEADS = frozenset(
+    """
+    center centre hospital hospitals clinic clinics practice pharmacy chemist chemists surgery school college
+    academy university trust church infirmary hospice institute foundation society group services laboratory
+    laboratories imaging radiology pathology board council club library museum network partners associates
+    authority ministry agency corporation ltd limited inc llc pty plc
+    """.split()
+)
+_ORG_LINKS = frozenset(
+    """
+    medical health healthcare community dental eye heart cancer family general district regional memorial
+    children's women's maternity mental care specialist surgical private public rehabilitation aquatic
+    sports leisure day primary secondary high grammar middle elementary junior senior
+    """.split()
+)
+_NEXT_WORD = re.compile(r"[ \t]([A-Z][\w'’]*)")
+
+
+def _org_end(text: str, end: int) -> int | None:
+    """Where an organisation's name ends when the capitalised words after ``end`` are its
+    ending: link words, then a head word ("Medical Centre", "Center"); None if they are not."""
+    pos, found = end, None
+    for _ in range(4):
+        m = _NEXT_WORD.match(text, pos)
+        if m is None:
+            break
+        word = m.group(1).casefold()
+        if word in _ORG_HEADS:
+            found = pos = m.end()
+            continue
+        if word not in _ORG_LINKS:
+            break
+        pos = m.end()
+    return found
+
+
+def _widen_organisations(text: str, ordered: list[Span]) -> list[Span]:
+    """An organisation or a place followed by an organisation's ending is one organisation
+    with it; a neighbour of either kind right before it (one space) joins it."""
+    out: list[Span] = []
+    for i, s in enumerate(ordered):
+        if s.category in (Category.ORGANIZATION, Category.LOCATION):
+            end = _org_end(text, s.end)
+            nxt = ordered[i + 1] if i + 1 < len(ordered) else None
+            if end is not None and (nxt is None or end <= nxt.start):
+                s = _as_organisation(s, end=end)
+                prev = out[-1] if out else None
+                if (prev is not None and prev.category in (Category.ORGANIZATION, Category.LOCATION)
+                        and text[prev.end : s.start] == " "):
+                    out[-1] = _as_organisation(prev, end=s.end, score=max(prev.score, s.score))
+                    continue
+        out.append(s)
+    return out
+
+
+def _as_organisation(s: Span, **changes) -> Span:
+    fine = s.fine if s.category is Category.ORGANIZATION else "OTHER"  # a place's CITY is no organisation's kind
+    return s.with_(category=Category.ORGANIZATION, fine=fine, **changes)
+
+
 def _is_identifier_token(value: str) -> bool:
     """A joined token worth taking whole as an identifier: letters and digits together
     ("KHC-0441972"); two numbers joined ("152/88", "35-40") are a pressure or a range."""
@@ -92,7 +156,7 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
         if nxt is not None and nxt.category is not s.category and end > nxt.start:
             end = s.end
         out.append(s if (start, end) == (s.start, s.end) else s.with_(start=start, end=end))
-    return _merge_same(sort_spans(out))
+    return _merge_same(_widen_organisations(text, sort_spans(out)))
 
 
 def _merge_same(spans: list[Span]) -> list[Span]:

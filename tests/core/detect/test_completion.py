@@ -84,3 +84,32 @@ def test_a_job_cut_before_its_last_word_gets_it(text, part, whole):
 def test_a_job_is_not_widened_past_a_word_that_names_no_job():
     text = "Works in forestry near the river"
     assert found(text, [span(text, "forestry", Category.PROFESSION)]) == ["forestry"]
+
+
+@pytest.mark.parametrize(
+    "text, parts, whole",
+    [
+        # a model marked the first word an organisation and the second a place, and left "Center"
+        ("swim practice at the Pelletier Aquatic Center. Coach", [("Pelletier", Category.ORGANIZATION), ("Aquatic", Category.LOCATION)], "Pelletier Aquatic Center"),
+        ("GP at Tolaga Medical Centre since 2019", [("Tolaga", Category.LOCATION)], "Tolaga Medical Centre"),
+        ("Insurer: Ridgeback Mutual Ltd", [("Ridgeback Mutual", Category.ORGANIZATION)], "Ridgeback Mutual Ltd"),
+        ("under Kessock District Health Board care", [("Kessock", Category.LOCATION)], "Kessock District Health Board"),
+    ],
+)
+def test_an_organisation_left_without_the_words_that_end_its_name_gets_them(text, parts, whole):
+    out = complete(text, [span(text, p, c) for p, c in parts])
+    assert [(text[s.start : s.end], s.category) for s in out] == [(whole, Category.ORGANIZATION)]
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Whanganui Hospital, Ward 4 handover", "Whanganui Hospital", Category.ORGANIZATION),  # after a comma: another thing
+        ("lives in Tolaga. Medical history", "Tolaga", Category.LOCATION),  # a sentence ends between
+        ("moved to Tolaga Community nursing", "Tolaga", Category.LOCATION),  # no word that ends a name
+        ("Seen by Tolaga Practice nurse", "Tolaga", Category.NAME),  # a name is not widened so
+    ],
+)
+def test_words_after_an_organisation_that_do_not_end_its_name_stay_out(text, value, category):
+    out = complete(text, [span(text, value, category)])
+    assert [(text[s.start : s.end], s.category) for s in out] == [(value, category)]
