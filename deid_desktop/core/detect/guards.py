@@ -392,6 +392,20 @@ def _only_function_words(text: str, span: Span) -> bool:
     return bool(words) and all(w.strip(".,()").casefold() in _FUNCTION_WORDS for w in words)
 
 
+# A bed, room, bay or ward and its number ("Bed 12", "Rm 4", "Ward 6B"): where in the hospital
+# a patient lies, which no note kind here counts as an identifier and a surrogate place would
+# only garble ("Harbourside  Wilhelmina").
+_BED_OR_ROOM = re.compile(
+    r"(?i:bed|bd|room|rm|bay|cubicle|cub|cot|chair|pod|side[ \t]+room|ward)\.?[ \t]*(?i:no\.?[ \t]*)?\d{1,4}[A-Za-z]?"
+)
+
+
+def _bed_or_room(text: str, span: Span) -> bool:
+    if span.category not in (Category.LOCATION, Category.ORGANIZATION, Category.ID):
+        return False
+    return _BED_OR_ROOM.fullmatch(text, span.start, span.end) is not None
+
+
 def _possessive_tail(text: str, span: Span) -> bool:
     """The "s" of a possessive and the common words after it ("Marquise's house" marked as an
     organisation "s house" by a model): a finding that starts at the "s" right after an
@@ -624,5 +638,6 @@ class ClinicalTermGuard:
             and not (s.category == Category.ORGANIZATION and _only_kind_word(text[s.start : s.end]))
             and not _only_function_words(text, s)
             and not _possessive_tail(text, s)
+            and not _bed_or_room(text, s)
             and (s.category not in GUARDED_CATEGORIES or not self.covers(text, s.start, s.end))
         ]

@@ -546,6 +546,26 @@ def test_a_name_around_an_apostrophe_stays(guard, text, value):
     assert guard.filter(text, [span]) == [span]
 
 
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Bed 12  Wilhelmina (Willa) Oosthuizen, 81F", "Bed 12", Category.LOCATION),
+        ("moved to Rm 4 overnight", "Rm 4", Category.LOCATION),
+        ("Night shift, Ward 6B (Resp)", "Ward 6B", Category.ORGANIZATION),
+        ("Side room 3 for isolation", "Side room 3", Category.ID),
+    ],
+)
+def test_a_bed_or_a_room_and_its_number_is_dropped(guard, text, value, category):
+    assert guard.filter(text, [span_of(text, value, category)]) == []
+
+
+def test_a_ward_named_for_a_person_or_a_street_number_stays(guard):
+    text = "Ward 7 (Trelawney Ward) at 12 Bedford Row"
+    for value, category in (("12 Bedford Row", Category.LOCATION), ("Trelawney Ward", Category.ORGANIZATION)):
+        span = span_of(text, value, category)
+        assert guard.filter(text, [span]) == [span]
+
+
 def test_a_name_that_is_a_short_word_stays(guard):
     text = "Thank you for seeing An, a 47 y.o. female."
     span = span_of(text, "An", Category.NAME)

@@ -207,3 +207,14 @@ def test_a_name_is_found_again_in_any_case_in_a_text_with_letters_beyond_ascii(p
     text = "Pt: Zoë Ngāti-Whakaue, 38°C on arrival.\nZOË settled. Reviewed zoë's chart; Zoëlla is her sister."
     out = prop.propagate(text, [at(text, "Zoë Ngāti-Whakaue")])
     assert found(text, out) == [("Zoë Ngāti-Whakaue", "NAME"), ("ZOË", "NAME"), ("zoë", "NAME")]
+
+
+def test_a_handover_sheet_patient_is_found_again_in_lower_case():
+    """A nursing shift note names the patient once on the bed line and then by a lower-case
+    first name; the rules alone (no model) find both."""
+    from deid_desktop.core.paths import resource
+
+    rules = Ensemble.from_config(resource("ensembles", "rules_only.toml"))
+    text = "Bed 14  Ostap Hrynkiv, 67M\nostap very agitated 0315, pulled out IVC.\n"
+    names = [text[s.start : s.end] for s in rules.detect(text) if s.category is Category.NAME]
+    assert names == ["Ostap Hrynkiv", "ostap"]

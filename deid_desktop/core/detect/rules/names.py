@@ -368,6 +368,45 @@ class RelativeNameDetector(_NameRule):
         return keep_longest(out)
 
 
+# A handover sheet's or a ward list's patient line: a name at the start of a line (after a bed
+# or room number) and then an age with a sex, "Bed 14  Ostap Hrynkiv, 67M", "3. Grace Brown
+# 81 F", "Bed 12  Wilhelmina (Willa) Oosthuizen, 81F". The age and sex make the words before
+# them a person's, listed or not.
+_BED_LABEL = r"(?:(?i:bed|bd|rm|room|bay|cubicle|cub|chair|cot|pod)\.?[ \t]*(?:(?i:no)\.?[ \t]*)?\w{1,4}[ \t]*[:\-–|.)]?[ \t]*)"
+_LINE_NUMBER = r"(?:\d{1,3}[ \t]*[:.)\-–|]?[ \t]+)"
+_HANDOVER_LINE = re.compile(
+    rf"(?m)^[ \t]*(?:{_BED_LABEL}|{_LINE_NUMBER})?(?P<n>{_LAST_FIRST}|{NAME})"
+    rf"(?:[ \t]+\([ \t]*(?P<nick>{WORD})[ \t]*\)[ \t]+(?P<n2>{NAME}))?"
+    r",?[ \t]+\(?\d{1,3}[ \t]*(?:y/?o|yo|yrs?|y)?\.?[ \t]*(?:M|F|[Mm]ale|[Ff]emale)\b(?![\w/-])"
+)
+
+
+@register("handover_name")
+class HandoverNameDetector(_NameRule):
+    """The patient's name on a handover sheet or ward list line, before the age and sex."""
+
+    def detect(self, text: str) -> list[Span]:
+        out = []
+        stop, acronyms, vocab, common = not_names(), clinical_acronyms(), encoder_words(), name_words()
+        firsts, lasts = first_names(), surnames()
+        for m in _HANDOVER_LINE.finditer(text):
+            groups = [g for g in ("n", "nick", "n2") if m[g]]
+            keys = [_key(w) for g in groups for w in re.split(r"[ \t,]+", m[g]) if w]
+            if any(k in stop or k.upper() in acronyms for k in keys):
+                continue  # "Sepsis, 67M", "COPD 81F": a problem list, not a name
+            words = [k for k in keys if len(k) > 1]
+            known = [k for k in words if k in firsts or k in lasts]
+            if not (any(k not in vocab for k in words) or any(k not in common for k in known)
+                    or (len(words) > 1 and len(known) == len(words))):
+                continue  # ordinary words ("Fall, 81F"); "Grace Brown, 81F" is two names
+            for g in groups:
+                if trim_name(text, m.start(g), m.end(g)) != (m.start(g), m.end(g)):
+                    break
+            else:
+                out.extend(self.span(m.start(g), m.end(g), Category.NAME, "PATIENT", 0.85, validated=True) for g in groups)
+        return out
+
+
 _CAP_RUN = re.compile(rf"{WORD}(?:[ \t]+(?:[{UP}]\.?[ \t]+)?{WORD}){{1,3}}")
 _INITIAL_SURNAME = re.compile(rf"(?<![\w.])(?:[{UP}]\.[ \t]?){{1,2}}(?P<last>{WORD})")  # "F. McAllister"
 _ORG_OR_STREET_AFTER = re.compile(

@@ -195,3 +195,35 @@ def test_a_lower_case_login_after_a_staff_label_is_a_validated_name(text, expect
     spans = [s for s in run("labelled_name", text) if s.fine == "USERNAME"]
     assert [text[s.start : s.end] for s in spans] == expected
     assert all(s.validated for s in spans)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Bed 14  Ostap Hrynkiv, 67M\nostap very agitated 0315", ["Ostap Hrynkiv"]),  # in no list we ship
+        ("Bed 12  Wilhelmina  (Willa) Oosthuizen, 81F, UR 6620914", ["Wilhelmina", "Willa", "Oosthuizen"]),
+        ("3. Grace Brown 81 F  NEWS 2", ["Grace Brown"]),  # two ordinary words that are both names
+        ("Rm 4: Mere Parata (72F) settled", ["Mere Parata"]),
+        ("HRYNKIV, Ostap, 67M", ["HRYNKIV, Ostap"]),
+        ("Ostap Hrynkiv 67 yo male, admitted overnight", ["Ostap Hrynkiv"]),
+    ],
+)
+def test_a_handover_line_names_the_patient_before_the_age_and_sex(text, expected):
+    spans = run("handover_name", text)
+    assert [text[s.start : s.end] for s in spans] == expected
+    assert all(s.validated and s.fine == "PATIENT" for s in spans)  # not out-voted by the models
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sepsis, 67M",  # a problem list
+        "COPD 81F on 2L",
+        "Fall, 81F",  # one ordinary word
+        "Chest pain 45M",
+        "Bed 3 - Diabetes review 67M",
+        "Seen with Ostap Hrynkiv, 67M",  # not where a handover line starts: the models' and other rules' business
+    ],
+)
+def test_a_problem_or_a_sentence_before_an_age_and_sex_is_no_handover_name(text):
+    assert texts("handover_name", text) == []
