@@ -97,19 +97,27 @@ def _org_end(text: str, end: int) -> int | None:
     return found
 
 
+# Initials between two pieces of one organisation's name ("Cherokee Nation W" + ".W. " +
+# "Hastings Hospital", where a model stopped at a letter and the rest was left in the export).
+_INITIALS_GAP = re.compile(r"\.?[ \t]?(?:[A-Z]\.[ \t]?){1,3}")
+_PLACES = (Category.ORGANIZATION, Category.LOCATION)
+
+
 def _widen_organisations(text: str, ordered: list[Span]) -> list[Span]:
     """An organisation or a place followed by an organisation's ending is one organisation
-    with it; a neighbour of either kind right before it (one space) joins it."""
+    with it; a neighbour of either kind right before it (one space, or initials) joins it.
+    Two pieces of one organisation's name with only initials between them are one."""
     out: list[Span] = []
     for i, s in enumerate(ordered):
-        if s.category in (Category.ORGANIZATION, Category.LOCATION):
+        if s.category in _PLACES:
             end = _org_end(text, s.end)
             nxt = ordered[i + 1] if i + 1 < len(ordered) else None
             if end is not None and (nxt is None or end <= nxt.start):
                 s = _as_organisation(s, end=end)
-                prev = out[-1] if out else None
-                if (prev is not None and prev.category in (Category.ORGANIZATION, Category.LOCATION)
-                        and text[prev.end : s.start] == " "):
+            prev = out[-1] if out else None
+            if prev is not None and prev.category in _PLACES and Category.ORGANIZATION in (prev.category, s.category):
+                gap = text[prev.end : s.start]
+                if (gap == " " and s.category is Category.ORGANIZATION and end is not None) or _INITIALS_GAP.fullmatch(gap):
                     out[-1] = _as_organisation(prev, end=s.end, score=max(prev.score, s.score))
                     continue
         out.append(s)
@@ -125,6 +133,15 @@ def _is_identifier_token(value: str) -> bool:
     """A joined token worth taking whole as an identifier: letters and digits together
     ("KHC-0441972"); two numbers joined ("152/88", "35-40") are a pressure or a range."""
     return any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
+
+
+# A greeting a model took into the name it opens ("Hi Leighton,"): the surrogate would replace it too.
+_GREETING = re.compile(r"(?i:hi|hey|hello|dear|thanks|cheers|morning|good[ \t]+morning|kia[ \t]+ora|g'day|attn)[ \t,]+(?=[A-Z])")
+
+
+def _without_greeting(text: str, s: Span) -> Span:
+    m = _GREETING.match(text, s.start, s.end)
+    return s.with_(start=m.end()) if m and m.end() < s.end else s
 
 
 def complete(text: str, spans: Iterable[Span]) -> list[Span]:
@@ -143,6 +160,8 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
         if s.category not in COMPLETED:
             out.append(s)
             continue
+        if s.category is Category.NAME:
+            s = _without_greeting(text, s)
         start = _widen_start(text, s.start, s.category)
         end = _widen_end(text, s.end, s.category)
         if s.category is Category.ID and (start, end) != (s.start, s.end) and not _is_identifier_token(text[start:end]):

@@ -113,3 +113,41 @@ def test_an_organisation_left_without_the_words_that_end_its_name_gets_them(text
 def test_words_after_an_organisation_that_do_not_end_its_name_stay_out(text, value, category):
     out = complete(text, [span(text, value, category)])
     assert [(text[s.start : s.end], s.category) for s in out] == [(value, category)]
+
+
+def test_initials_between_two_pieces_of_an_organisation_are_part_of_it():
+    """A model stopped at the first initial of "W.W. Hastings Hospital"; ".W." was left."""
+    text = "PCP: Sandra Villanueva, APRN at Cherokee Nation W.W. Hastings Hospital.\n"
+    parts = [span(text, "Cherokee Nation W", Category.LOCATION), span(text, "Hastings Hospital", Category.ORGANIZATION)]
+    out = complete(text, parts)
+    assert [(text[s.start : s.end], s.category) for s in out] == [("Cherokee Nation W.W. Hastings Hospital", Category.ORGANIZATION)]
+
+
+@pytest.mark.parametrize(
+    "text, values",
+    [
+        ("Seen at Whanganui Hospital. Marton GP to follow up", [("Whanganui Hospital", Category.ORGANIZATION), ("Marton", Category.LOCATION)]),
+        ("lives in Tolaga, Gisborne", [("Tolaga", Category.LOCATION), ("Gisborne", Category.LOCATION)]),
+        ("Tulsa Mercy Hospital", [("Tulsa", Category.LOCATION), ("Mercy Hospital", Category.ORGANIZATION)]),  # two things maybe
+    ],
+)
+def test_neighbouring_places_and_organisations_stay_apart(text, values):
+    out = complete(text, [span(text, v, c) for v, c in values])
+    assert [(text[s.start : s.end], s.category) for s in out] == values
+
+
+@pytest.mark.parametrize(
+    "text, value, name",
+    [
+        ("Hi Leighton,\nPerpetua's daughter rang", "Hi Leighton", "Leighton"),
+        ("Dear Dr Okafor-Mensah\nThank you", "Dear Dr Okafor-Mensah", "Dr Okafor-Mensah"),
+        ("Kia ora Mereana, your results", "Kia ora Mereana", "Mereana"),
+    ],
+)
+def test_a_greeting_is_not_part_of_the_name_it_opens(text, value, name):
+    assert found(text, [span(text, value, Category.NAME)]) == [name]
+
+
+def test_a_name_that_starts_like_a_greeting_stays_whole():
+    text = "Seen with Hiya Deane and Dearbhla Nic Amhlaoibh"
+    assert found(text, [span(text, "Hiya Deane", Category.NAME), span(text, "Dearbhla Nic Amhlaoibh", Category.NAME)]) == ["Hiya Deane", "Dearbhla Nic Amhlaoibh"]
