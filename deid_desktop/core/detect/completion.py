@@ -19,7 +19,7 @@ from typing import Iterable
 
 from ..categories import Category
 from ..spans import Span, sort_spans
-from .guards import job_end
+from .guards import DATE_THEN_TIME, job_end
 
 # What may join the parts of one value without a space.
 _JOINER = "-/"
@@ -144,6 +144,13 @@ def _without_greeting(text: str, s: Span) -> Span:
     return s.with_(start=m.end()) if m and m.end() < s.end else s
 
 
+def _without_time(text: str, s: Span) -> Span:
+    """A date found with the clock time after it ("12/02/25 1040") keeps the date alone: a
+    time identifies no one, and its surrogate would be a second date."""
+    m = DATE_THEN_TIME.fullmatch(text, s.start, s.end)
+    return s.with_(end=m.end("date")) if m else s
+
+
 def complete(text: str, spans: Iterable[Span]) -> list[Span]:
     """``spans`` with every ID, NAME and CONTACT span widened to its whole joined token, unless
     the widening would reach into a span of another category."""
@@ -157,6 +164,8 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
                 s = s.with_(end=end)
             out.append(s)
             continue
+        if s.category is Category.DATE:
+            s = _without_time(text, s)
         if s.category not in COMPLETED:
             out.append(s)
             continue

@@ -291,6 +291,24 @@ def _is_not_anyones(text: str, span: Span) -> bool:
     return False
 
 
+# A date with its year, then a clock time of four digits ("12/02/25 0915", "14/11/2025 @ 1602"):
+# message logs and result headers stamp each entry so, and a model reads the time as an ID.
+DATE_THEN_TIME = re.compile(
+    r"(?P<date>\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|\d{1,2}[ \t]+[A-Za-z]{3,9}\.?[ \t]+\d{4}|\d{4}-\d{2}-\d{2})"
+    r"[ \t]+(?:at[ \t]+|@[ \t]*)?(?P<time>(?:[01]\d|2[0-3]):?[0-5]\d)(?:[ \t]*(?:h|hrs?))?(?![\w:/.-])"
+)
+
+
+def _time_after_date(text: str, span: Span) -> bool:
+    """An identifier, contact or age that is only the clock time stamped after a date."""
+    if span.category not in (Category.ID, Category.CONTACT, Category.AGE):
+        return False
+    for m in DATE_THEN_TIME.finditer(text, max(0, span.start - 24), min(len(text), span.end + 6)):
+        if m.start("time") == span.start and m.end("time") == span.end:
+            return True
+    return False
+
+
 def _is_not_phi_by_shape(text: str, span: Span) -> bool:
     """Shapes that are never PHI whatever a model read: a piece of a clock time or a time
     range, a piece of a gene variant, a bracketed image reference after a measurement, a
@@ -301,6 +319,8 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
     if span.category in (Category.DATE, Category.AGE, Category.ID, Category.CONTACT):
         if _inside(_HGVS, text, span):
             return True
+    if _time_after_date(text, span):
+        return True
     if span.category == Category.DATE:
         if _inside(_TIME_RANGE, text, span):
             return True

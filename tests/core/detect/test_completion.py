@@ -151,3 +151,20 @@ def test_a_greeting_is_not_part_of_the_name_it_opens(text, value, name):
 def test_a_name_that_starts_like_a_greeting_stays_whole():
     text = "Seen with Hiya Deane and Dearbhla Nic Amhlaoibh"
     assert found(text, [span(text, "Hiya Deane", Category.NAME), span(text, "Dearbhla Nic Amhlaoibh", Category.NAME)]) == ["Hiya Deane", "Dearbhla Nic Amhlaoibh"]
+
+
+@pytest.mark.parametrize(
+    "text, value, date",
+    [
+        ("12/02/25 1040  TP: LM on home #", "12/02/25 1040", "12/02/25"),
+        ("Reported: 14/11/2025 @ 1602 by", "14/11/2025 @ 1602", "14/11/2025"),
+        ("Sent: 03 March 2024 09:12", "03 March 2024 09:12", "03 March 2024"),
+    ],
+)
+def test_a_date_found_with_its_clock_time_keeps_the_date_alone(text, value, date):
+    assert found(text, [span(text, value, Category.DATE)]) == [date]
+
+
+def test_a_date_that_only_looks_like_one_with_a_time_stays_whole():
+    text = "Seen 12 March 2019, reviewed 2/3/2020"
+    assert found(text, [span(text, "12 March 2019", Category.DATE), span(text, "2/3/2020", Category.DATE)]) == ["12 March 2019", "2/3/2020"]

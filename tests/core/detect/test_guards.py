@@ -599,3 +599,30 @@ def test_school_years_centiles_and_ward_names_are_no_ones(guard, text, value, ca
 def test_ages_and_names_near_those_shapes_stay(guard, text, value, category):
     span = span_of(text, value, category)
     assert guard.filter(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("12/02/25 0915  rosalind: pt's husband called", "0915", Category.ID),
+        ("12/03/25 0902  TP: called pt", "0902", Category.ID),
+        ("Reported: 14/11/2025 @ 1602 by", "1602", Category.CONTACT),
+        ("Sent: 03 March 2024 0912", "0912", Category.ID),
+    ],
+)
+def test_a_clock_time_stamped_after_a_date_is_no_identifier(guard, text, value, category):
+    """Message logs stamp each entry with a date and a time; a model read the time as an ID."""
+    assert guard.filter(text, [span_of(text, value, category)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("MRN 0915 seen 12/02/25", "0915"),  # a number before the date, not after it
+        ("12/02/25 09152 entered", "09152"),  # five digits: no clock time
+        ("12/02/25 2561 units", "2561"),  # no such hour
+    ],
+)
+def test_numbers_that_are_not_a_time_after_a_date_stay(guard, text, value):
+    span = span_of(text, value, Category.ID)
+    assert guard.filter(text, [span]) == [span]

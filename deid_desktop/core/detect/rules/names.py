@@ -238,6 +238,21 @@ _INITIALS_LINE = re.compile(rf"(?m)^[ \t]*(?:(?:{_TITLE})\b\.?[ \t]+)?(?P<n>(?:[
 _SIGNOFF_INITIALS = re.compile(r"(?m)(?:^[ \t]*[-–—~]?[ \t]*|(?<=[.!?)])[ \t]+[-–—~]?[ \t]*)(?P<n>[A-Z]{2,4})[ \t]*$")
 _AFTER_SIGNOFF = re.compile(r"[ \t]*(?:\Z|\n[ \t]*(?:\n|\Z|[-=_*~]{3,}))")
 _INITIALS_BEFORE_NUMBER = re.compile(r"(?<![\w/])(?P<n>[A-Z]{2,3})[ \t]*(?:/[ \t]*)?(?=(?:bleep|ext|extn|pager)\b\.?[ \t]*:?[ \t]*\d)", re.I)
+# A message or phone log: lines stamped with a date (and a time). Staff sign each entry with
+# their initials, as a speaker tag after the stamp ("12/02/25 1040  TP: LM on home #") or at
+# the entry's end ("... bring cuff to appt. TP", "... 10 mg. -AY"), and the models rarely mark
+# two capitals. Only in a document with two stamped lines or more.
+_LOG_STAMP = re.compile(
+    r"(?m)^[ \t]*\d{1,2}[/.-]\d{1,2}(?:[/.-]\d{2,4})?(?:[ \t,]+(?:at[ \t]+|@[ \t]*)?(?:[01]?\d|2[0-3]):?[0-5]\d(?:[ \t]*(?:h|hrs?|[ap]\.?m\.?))?)?[ \t]*[-–:|]?[ \t]+"
+)
+_LOG_TAG = re.compile(r"(?P<n>[A-Z]{2,3})[ \t]*:(?![/\d])")
+_LOG_END = re.compile(r"(?:(?<=[.!?)])[ \t]+[-–—~]?|[ \t]+[-–—~])[ \t]*(?P<n>[A-Z]{2,3})[ \t]*$", re.M)
+_LOG_LABELS = frozenset(
+    "RE CC PT MD DR RN NP PA GP BP HR RR OT ST SW ED ER CT MR DX HX RX TX SX PS NB FYI DOB MRN NHI NHS ID "
+    "AM PM OK NOK LM VM IV PO".split()
+)
+
+
 _LAST_FIRST_FORM = re.compile(rf"(?<![\w,])(?P<last>{WORD}),[ \t]*(?P<first>{WORD})(?:[ \t]+[{UP}]\b\.?)?")
 
 
@@ -288,6 +303,20 @@ class SignatureNameDetector(_NameRule):
         for m in _INITIALS_BEFORE_NUMBER.finditer(text):
             if m["n"].isupper() and plain(m["n"]):
                 yield self.span(m.start("n"), m.end("n"), Category.NAME, "DOCTOR", 0.8, validated=True)
+        yield from self._log_initials(text, plain)
+
+    def _log_initials(self, text: str, plain) -> Iterator[Span]:
+        stamps = list(_LOG_STAMP.finditer(text))
+        if len(stamps) < 2:
+            return
+        for stamp in stamps:
+            line_end = text.find("\n", stamp.end())
+            line_end = len(text) if line_end < 0 else line_end
+            found = [_LOG_TAG.match(text, stamp.end(), line_end)]
+            found.append(_LOG_END.search(text, stamp.end(), line_end))
+            for m in found:
+                if m is not None and m["n"] not in _LOG_LABELS and plain(m["n"], dashed=True):
+                    yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
 
     def _name_list(self, text: str, pos: int, fine: str, strict: bool) -> Iterator[Span]:
         """Names after a sign-off label, several after "cc:". Without a colon ("seen by ...")

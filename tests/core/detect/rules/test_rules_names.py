@@ -227,3 +227,24 @@ def test_a_handover_line_names_the_patient_before_the_age_and_sex(text, expected
 )
 def test_a_problem_or_a_sentence_before_an_age_and_sex_is_no_handover_name(text):
     assert texts("handover_name", text) == []
+
+
+LOG = (
+    "Telephone encounter log\n"
+    "12/02/25 0915  rosalind: pt's husband called, BP high at home. Wants callback. -RT\n"
+    "12/02/25 1040  TP: LM on home # to call office.\n"
+    "12/02/25 1322  husband called back. Advised to bring cuff to appt. TP\n"
+    "12/03/25 0850  dr yusupova: increase amlodipine to 10 mg. Rx sent. -AY\n"
+    "12/03/25 0902  RE: results. BP: 150/85. Referred to ENT\n"
+)
+
+
+def test_staff_initials_in_a_message_log_are_names():
+    """The speaker tag after an entry's stamp and the initials that close an entry."""
+    assert texts("signature_name", LOG) == ["RT", "TP", "TP", "AY"]
+    assert all(s.validated for s in run("signature_name", LOG))
+
+
+def test_initials_outside_a_log_are_left_to_the_other_rules():
+    one = "12/02/25 1040  TP: LM on home # to call office.\nSeen in clinic. Plan as above. TP\nthanks\n"
+    assert texts("signature_name", one) == []  # one stamped line is no log
