@@ -242,8 +242,11 @@ _INITIALS_BEFORE_NUMBER = re.compile(r"(?<![\w/])(?P<n>[A-Z]{2,3})[ \t]*(?:/[ \t
 # their initials, as a speaker tag after the stamp ("12/02/25 1040  TP: LM on home #") or at
 # the entry's end ("... bring cuff to appt. TP", "... 10 mg. -AY"), and the models rarely mark
 # two capitals. Only in a document with two stamped lines or more.
+_LOG_TIME = r"[ \t,]+(?:at[ \t]+|@[ \t]*)?(?:[01]?\d|2[0-3]):?[0-5]\d(?:[ \t]*(?:h|hrs?|[ap]\.?m\.?))?"
+# a date with its year (and maybe a time), or a day and month with a time: "1.2 Plan" and
+# "1.1 Background" (numbered sections) are no stamps
 _LOG_STAMP = re.compile(
-    r"(?m)^[ \t]*\d{1,2}[/.-]\d{1,2}(?:[/.-]\d{2,4})?(?:[ \t,]+(?:at[ \t]+|@[ \t]*)?(?:[01]?\d|2[0-3]):?[0-5]\d(?:[ \t]*(?:h|hrs?|[ap]\.?m\.?))?)?[ \t]*[-–:|]?[ \t]+"
+    rf"(?m)^[ \t]*(?:\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}(?:{_LOG_TIME})?|\d{{1,2}}[/-]\d{{1,2}}{_LOG_TIME})[ \t]*[-–:|]?[ \t]+"
 )
 _LOG_TAG = re.compile(r"(?P<n>[A-Z]{2,3})[ \t]*:(?![/\d])")
 _LOG_END = re.compile(r"(?:(?<=[.!?)])[ \t]+[-–—~]?|[ \t]+[-–—~])[ \t]*(?P<n>[A-Z]{2,3})[ \t]*$", re.M)

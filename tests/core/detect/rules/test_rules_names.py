@@ -248,3 +248,5 @@ def test_staff_initials_in_a_message_log_are_names():
 def test_initials_outside_a_log_are_left_to_the_other_rules():
     one = "12/02/25 1040  TP: LM on home # to call office.\nSeen in clinic. Plan as above. TP\nthanks\n"
     assert texts("signature_name", one) == []  # one stamped line is no log
+    sections = "1.1 Background. Referred by GP. AB\n1.2 Plan. Review in clinic. CD\n2 Medications\nas listed\n"
+    assert texts("signature_name", sections) == []  # numbered sections are no stamps
