@@ -209,8 +209,11 @@ _SCORE_VALUE_BEFORE = re.compile(
     r"\s*(?:score)?\s*[:=]?\s*$",
     re.IGNORECASE,
 )
+# Where in a hospital a patient lies, before its number ("Bed 12", "Rm 4", "Side room 3"): the
+# one list for the guards below and the handover-line rule (rules/names.py).
+BED_WORDS = r"bed|bd|room|rm|bay|cubicle|cub|cot|chair|pod|side[ \t]+room"
 # A room, bed or bay number: "Room 12", "bed 4", "Bay 3".
-_PLACE_NUMBER_BEFORE = re.compile(r"\b(?:room|rm|bed|bay|cubicle|cot|chair|level|floor|theatre|OR)\s*(?:no\.?|number|#)?\s*$", re.IGNORECASE)
+_PLACE_NUMBER_BEFORE = re.compile(rf"\b(?:{BED_WORDS}|level|floor|theatre|OR)\s*(?:no\.?|number|#)?\s*$", re.IGNORECASE)
 
 
 # What a date must hold: a digit, a month, or a day that names a date (a holiday, a season).
@@ -415,9 +418,7 @@ def _only_function_words(text: str, span: Span) -> bool:
 # A bed, room, bay or ward and its number ("Bed 12", "Rm 4", "Ward 6B"): where in the hospital
 # a patient lies, which no note kind here counts as an identifier and a surrogate place would
 # only garble ("Harbourside  Wilhelmina").
-_BED_OR_ROOM = re.compile(
-    r"(?i:bed|bd|room|rm|bay|cubicle|cub|cot|chair|pod|side[ \t]+room|ward)\.?[ \t]*(?i:no\.?[ \t]*)?\d{1,4}[A-Za-z]?"
-)
+_BED_OR_ROOM = re.compile(rf"(?i:{BED_WORDS}|ward)\.?[ \t]*(?i:no\.?[ \t]*)?\d{{1,4}}[A-Za-z]?")
 
 
 def _bed_or_room(text: str, span: Span) -> bool:

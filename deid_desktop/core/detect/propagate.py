@@ -272,18 +272,23 @@ class _WordStarts:
         self._exact: dict[str, list[int]] | None = None
         self._folded: dict[str, list[int]] | None = None
 
-    def _starts(self, folded: bool) -> dict[str, list[int]]:
-        if folded and self._folded is None:
-            self._folded = {}
-            for word, starts in self._starts(False).items():
-                self._folded.setdefault(_fold(word), []).extend(starts)
-            for starts in self._folded.values():
-                starts.sort()
+    def _exact_starts(self) -> dict[str, list[int]]:
+        """Each word of the text and where it starts, read on first use."""
         if self._exact is None:
             self._exact = {}
             for m in _WORD.finditer(self.text):
                 self._exact.setdefault(m.group(), []).append(m.start())
-        return self._folded if folded else self._exact  # type: ignore[return-value]
+        return self._exact
+
+    def _folded_starts(self) -> dict[str, list[int]]:
+        """The same by ``_fold`` key (words that differ only in case together), in order."""
+        if self._folded is None:
+            self._folded = {}
+            for word, starts in self._exact_starts().items():
+                self._folded.setdefault(_fold(word), []).extend(starts)
+            for starts in self._folded.values():
+                starts.sort()
+        return self._folded
 
     def matches(self, value: str, exact_case: bool, whole: bool) -> Iterator[tuple[int, int]]:
         """Where ``value`` stands alone ((start, end) pairs, left to right, none
@@ -294,10 +299,10 @@ class _WordStarts:
             return
         text, offset = self.text, first.start()
         if exact_case:
-            starts = self._starts(False).get(first.group(), ())
+            starts = self._exact_starts().get(first.group(), ())
             literal = None
         else:
-            starts = self._starts(True).get(_fold(first.group()), ())
+            starts = self._folded_starts().get(_fold(first.group()), ())
             literal = re.compile(re.escape(value), re.IGNORECASE) if starts else None
         pos = 0
         for w in starts:

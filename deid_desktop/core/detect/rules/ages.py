@@ -20,7 +20,6 @@ _AT_EVENT = re.compile(
     r"(?:\b(?:dx|diagnosed|died|deceased|onset)|(?<![\w.])d\.)\s*(?:at\s+)?(?:age\s+)?(\d{1,3})(?![\d/:-]|\.\d)",
     re.I,
 )
-# The age in brackets after a date of birth: "DOB 27/08/1962 (61)", "D.O.B. 3 Mar 1949 (75 y)".
 # More ages at events after the first: "breast ca dx 48, 66" (each larger than the one before,
 # and no word after it: "dx 48, 2 sons" is no age).
 _MORE_AT_EVENT = re.compile(r"[ \t]*(?:,|&|and)[ \t]*(\d{1,3})(?![\d/:-]|\.\d)(?![ \t]*[A-Za-z])")
@@ -31,6 +30,7 @@ _AGE_HEADER = re.compile(r"(?:current\s+)?age\b(?!\s*:)", re.I)
 _AGE_CELL = re.compile(r"(?:(?:d\.?|died|dec(?:eased|\.)?)\s*)?(\d{1,3})(?:\s*(?:y|yo|yrs?|years?)\.?)?", re.I)
 _RULE_ROW = re.compile(r"[\s\-=_|+:]*")
 _MAX_TABLE_ROWS = 40
+# The age in brackets after a date of birth: "DOB 27/08/1962 (61)", "D.O.B. 3 Mar 1949 (75 y)".
 _DOB_AGE = re.compile(
     r"\b(?:DOB|D\.O\.B\.?|date of birth|born)\s*[:.]?\s*"
     r"\d{1,4}[/.\s-](?:\d{1,2}|[A-Za-z]{3,9})[/.\s-]\d{2,4}\s*\(\s*(?:age\s*)?(\d{1,3})\s*(?:y|yo|yrs?|years?)?\s*\)",

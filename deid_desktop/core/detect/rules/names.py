@@ -14,6 +14,7 @@ from typing import Iterator
 from ...categories import Category
 from ...spans import Span
 from ..base import register
+from ..guards import BED_WORDS
 from ..lexicons import clinical_acronyms, encoder_words, first_names, name_words, not_names, surnames
 from .common import LO, UP, RuleDetector, after, before, keep_longest, trie_regex
 
@@ -404,7 +405,7 @@ class RelativeNameDetector(_NameRule):
 # or room number) and then an age with a sex, "Bed 14  Ostap Hrynkiv, 67M", "3. Grace Brown
 # 81 F", "Bed 12  Wilhelmina (Willa) Oosthuizen, 81F". The age and sex make the words before
 # them a person's, listed or not.
-_BED_LABEL = r"(?:(?i:bed|bd|rm|room|bay|cubicle|cub|chair|cot|pod)\.?[ \t]*(?:(?i:no)\.?[ \t]*)?\w{1,4}[ \t]*[:\-–|.)]?[ \t]*)"
+_BED_LABEL = rf"(?:(?i:{BED_WORDS})\.?[ \t]*(?:(?i:no)\.?[ \t]*)?\w{{1,4}}[ \t]*[:\-–|.)]?[ \t]*)"
 _LINE_NUMBER = r"(?:\d{1,3}[ \t]*[:.)\-–|]?[ \t]+)"
 _HANDOVER_LINE = re.compile(
     rf"(?m)^[ \t]*(?:{_BED_LABEL}|{_LINE_NUMBER})?(?P<n>{_LAST_FIRST}|{NAME})"
