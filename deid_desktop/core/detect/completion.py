@@ -19,7 +19,7 @@ from typing import Iterable
 
 from ..categories import Category
 from ..spans import Span, sort_spans
-from .guards import DATE_THEN_TIME, job_end
+from .guards import DATE_THEN_TIME, job_end, log_times
 
 # What may join the parts of one value without a space.
 _JOINER = "-/"
@@ -151,13 +151,94 @@ def _without_time(text: str, s: Span) -> Span:
     return s.with_(end=m.end("date")) if m else s
 
 
+# Lower-case words that follow a name in a sentence and never end one ("His sister Philippa
+# has seropositive RA", "Dr Tan and"): a model that ran on into them would have the surrogate
+# replace them too, and the sentence would lose its verb. Modal verbs that are also names
+# ("may", "will", "can") are not among them.
+_NOT_A_NAMES_END = frozenset(
+    """
+    a an the and or but nor of to in on at by for from with without as than is was are were be been being
+    has had have having does did do says said rang called came went who whom whose which that this these
+    those he she it they his her its their him them also then now not today yesterday tomorrow here there
+    """.split()
+)
+_LAST_WORD = re.compile(r"[ \t]+([a-z]+)$")
+
+
+_NEXT_IS_CAPITAL = re.compile(r"[ \t]+[A-Z]")
+
+
+def _without_trailing_words(text: str, s: Span) -> Span:
+    """Not where a capital follows: "Hauora a Toi" is one name (te reo Māori "a", "of"), and
+    the model stopped before its last part, which will be found on its own."""
+    if _NEXT_IS_CAPITAL.match(text, s.end):
+        return s
+    end = s.end
+    while (m := _LAST_WORD.search(text, s.start, end)) is not None and m.start() > s.start and m.group(1) in _NOT_A_NAMES_END:
+        end = m.start()
+    return s if end == s.end else s.with_(end=end)
+
+
+# A name that ran on across a form's column gap into the next field's label ("Declan
+# Moorcroft-Achebe    RiO: 2201837"): the label is no part of it.
+_COLUMN_GAP = re.compile(r"[ \t]*(?:\t|[ ]{2,})[ \t]*")
+_LABEL_COLON = re.compile(r"[ \t]*:")
+
+
+# A name that ran into the department in brackets after it ("Mr S. Venkatesan (Orthopaedics),
+# Dunmore Royal Infirmary"): the bracket opens in the span and the department is no name.
+_OPEN_DEPARTMENT = re.compile(r"[ \t]*\([ \t]*(?i:[a-z]+(?:ology|ologies|ics|iatry)|surgery|medicine|ED|A&E|ICU|O&G)[ \t]*\)?$")
+
+
+def _without_department(text: str, s: Span) -> Span:
+    cut = text.find("(", s.start, s.end)
+    if cut <= s.start or ")" in text[cut : s.end] or not _OPEN_DEPARTMENT.match(text, cut, s.end):
+        return s
+    end = cut
+    while end > s.start and text[end - 1] in " \t":
+        end -= 1
+    return s.with_(end=end)
+
+
+def _without_next_label(text: str, s: Span) -> Span:
+    if not _LABEL_COLON.match(text, s.end):
+        return s
+    gaps = list(_COLUMN_GAP.finditer(text, s.start, s.end))
+    if not gaps or gaps[-1].start() <= s.start or gaps[-1].end() >= s.end:
+        return s
+    return s.with_(end=gaps[-1].start())
+
+
+# A name or a place has its letters on both sides of an apostrophe ("Bo'ness", "O'Rourke",
+# "D'Arcy"): a span that stops at it leaves the rest of the word in the export. Not a
+# possessive or a contraction ("Smith's", "John'll").
+_APOSTROPHE = "'\u2019"
+_WORD_AFTER = re.compile(r"[^\W\d_]+")
+_CONTRACTIONS = frozenset("s ll re ve d t m".split())
+_WORD_BEFORE = re.compile(r"(?:^|(?<=[\s(\[\"/,;:]))[A-Z][a-z]{0,2}$")
+_APOSTROPHE_WORDS = frozenset({Category.NAME, Category.LOCATION, Category.ORGANIZATION})
+
+
+def _over_apostrophes(text: str, start: int, end: int) -> tuple[int, int]:
+    if end + 1 < len(text) and text[end] in _APOSTROPHE:
+        m = _WORD_AFTER.match(text, end + 1)
+        if m is not None and m.group().casefold() not in _CONTRACTIONS:
+            end = m.end()
+    if start >= 2 and text[start - 1] in _APOSTROPHE and text[start].isupper():
+        m = _WORD_BEFORE.search(text, max(0, start - 5), start - 1)
+        if m is not None:
+            start = m.start()
+    return start, end
+
+
 def complete(text: str, spans: Iterable[Span]) -> list[Span]:
     """``spans`` with every ID, NAME and CONTACT span widened to its whole joined token, unless
     the widening would reach into a span of another category."""
-    ordered = sort_spans(spans)
+    ordered = _without_log_times(text, sort_spans(spans))
     out: list[Span] = []
     for i, s in enumerate(ordered):
         if s.category is Category.PROFESSION:
+            s = _without_trailing_words(text, s)  # "boats for" of "oyster boats for 40 years"
             end = job_end(text, s)
             nxt = ordered[i + 1] if i + 1 < len(ordered) else None
             if end is not None and end > s.end and (nxt is None or end <= nxt.start or nxt.category is s.category):
@@ -166,11 +247,14 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
             continue
         if s.category is Category.DATE:
             s = _without_time(text, s)
+        if s.category is Category.NAME:
+            s = _without_next_label(text, _without_trailing_words(text, _without_greeting(text, s)))
+            s = _without_department(text, s)
+        if s.category in _APOSTROPHE_WORDS:
+            s = _apostrophe_widened(text, s, ordered, i)
         if s.category not in COMPLETED:
             out.append(s)
             continue
-        if s.category is Category.NAME:
-            s = _without_greeting(text, s)
         start = _widen_start(text, s.start, s.category)
         end = _widen_end(text, s.end, s.category)
         if s.category is Category.ID and (start, end) != (s.start, s.end) and not _is_identifier_token(text[start:end]):
@@ -185,6 +269,43 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
             end = s.end
         out.append(s if (start, end) == (s.start, s.end) else s.with_(start=start, end=end))
     return _merge_same(_widen_organisations(text, sort_spans(out)))
+
+
+def _apostrophe_widened(text: str, s: Span, ordered: list[Span], i: int) -> Span:
+    start, end = _over_apostrophes(text, s.start, s.end)
+    prev = ordered[i - 1] if i > 0 else None
+    nxt = ordered[i + 1] if i + 1 < len(ordered) else None
+    if prev is not None and prev.category is not s.category and start < prev.end:
+        start = s.start
+    if nxt is not None and nxt.category is not s.category and end > nxt.start:
+        end = s.end
+    return s if (start, end) == (s.start, s.end) else s.with_(start=start, end=end)
+
+
+_SPACES = re.compile(r"[ \t]+")
+
+
+def _without_log_times(text: str, spans: list[Span]) -> list[Span]:
+    """A span that took in the clock time opening a log's line ("1100 Harold" of "1100 Harold
+    ambulating in hall") starts after it; one that is only the time is no value."""
+    if not spans:
+        return spans
+    times = {a: b for a, b in log_times(text)}
+    if not times:
+        return spans
+    out = []
+    for s in spans:
+        end = times.get(s.start)
+        if end is not None and (end >= s.end or s.category in _APOSTROPHE_WORDS):  # a phone's "0412 ..." stays whole
+            if end >= s.end:
+                continue
+            m = _SPACES.match(text, end)
+            if m is None or m.end() >= s.end:
+                out.append(s)
+                continue
+            s = s.with_(start=m.end())
+        out.append(s)
+    return out
 
 
 def _merge_same(spans: list[Span]) -> list[Span]:

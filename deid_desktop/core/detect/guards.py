@@ -68,8 +68,9 @@ def _is_pressure(value: str) -> bool:
 
 _SCORE_LABEL = re.compile(
     r"(?:GCS|ESS|Epworth|MoCA|MMSE|AMTS|ACE-?III|pain|VAS|NRS|score[ds]?|VA|acuity|Snellen|power|"
+    r"mood|anxiety|cravings?|distress|energy|motivation|fatigue|SUDS|"
     r"Apgars?|K10|PHQ-?9|GAD-?7|AUDIT(?:-C)?|NEWS2?|ECOG|Waterlow|Braden|Barthel|MRC|strength|grade|"
-    r"rated|scored|out of)[\s:=]*(?:[RL]\s*)?$",
+    r"rated|scored|out of)[\s:=\"'“‘]*(?:[RL]\s*)?$",
     re.IGNORECASE,
 )
 # UK shorthand for a span of days, weeks or months: "for 7/7", "x 3/52", "over 6/12",
@@ -139,8 +140,13 @@ _TIME_RANGE = re.compile(r"(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?:\s*(?:-|–|->
 _HGVS = re.compile(r"\b[cgpmnr]\.[\w*>_+-]+")
 # A measurement just before a bracketed "n/m": a radiology image reference, "9 mm (5/44)".
 _MEASURED_BEFORE = re.compile(r"\d(?:\.\d+)?\s*(?:mm|cm)\b[^()\n]{0,24}\($")
-# Numbers said to be a duration before a year unit: "quit 15 y", "exposure ~6 yrs".
-_DURATION_BEFORE = re.compile(r"(?:\b(?:quit|for|over|past|last|since|about|approx\.?|approximately|x)|~)\s*$", re.IGNORECASE)
+# Numbers said to be a duration before a year unit: "quit 15 y", "exposure ~6 yrs", "worked
+# 30 yrs at the mill", "married 52 years".
+_DURATION_BEFORE = re.compile(
+    r"(?:\b(?:quit|for|over|past|last|since|about|approx\.?|approximately|x|worked|served|married|lived|smoked|"
+    r"drank|drinking|smoking|employed|sober|clean|abstinent)|~)\s*$",
+    re.IGNORECASE,
+)
 _YEARS_AFTER = re.compile(r"\s*(?:y|yrs?|years?)\b(?![\s-]*old)", re.IGNORECASE)
 # A label that makes a short number something to call: "ph", "ext", "bleep 2217".
 _CONTACT_LABEL = re.compile(r"\b(?:ph|phone|tel|telephone|mob|mobile|cell|fax|pager|page|bleep|ext|extn|extension|x|call|contact|dial)\b\W{0,4}$", re.IGNORECASE)
@@ -302,6 +308,21 @@ DATE_THEN_TIME = re.compile(
 )
 
 
+# A nursing or phone log whose lines open with a 24-hour clock time ("0700 pt awake",
+# "1830 handed over to ..."): the times are no dates, ages, places or numbers of anyone's.
+# A column of years ("2015 CABG", "2019 TKR") also reads as times, so the column counts as
+# times only when one of them cannot be a year (before 1900: "0700", "1100").
+_LINE_TIME = re.compile(r"(?m)^[ \t]*((?:[01]\d|2[0-3])[0-5]\d)(?=[ \t]*(?:hrs?\b|h\b)?[ \t:,-]*[ \t]+\S)")
+
+
+def log_times(text: str) -> set[tuple[int, int]]:
+    """Where the clock times that open a log's lines stand, (start, end) each."""
+    found = [(m.start(1), m.end(1), int(m.group(1))) for m in _LINE_TIME.finditer(text)]
+    if len(found) < 2 or all(v >= 1900 for _, _, v in found):
+        return set()
+    return {(a, b) for a, b, _ in found}
+
+
 def _time_after_date(text: str, span: Span) -> bool:
     """An identifier, contact or age that is only the clock time stamped after a date."""
     if span.category not in (Category.ID, Category.CONTACT, Category.AGE):
@@ -454,10 +475,20 @@ def _job_words() -> frozenset[str]:
     return frozenset(p.split()[-1] for p in professions())
 
 
+# Words of a sentence made like a job's last word ("for", "her", "after"): "oyster boats for
+# 40 years" is no "boats for".
+_NOT_JOB_ENDS = frozenset(
+    "for or nor her after over under per other others never ever either neither rather whether together later "
+    "further however whenever wherever whatever whoever hereafter thereafter ago anymore".split()
+)
+
+
 def names_a_job(word: str) -> bool:
     """Whether ``word`` can end a job's name: a listed occupation's last word, or a word
     made like one ("packer", "foreman", "pilot")."""
     last = word.casefold()
+    if last in _NOT_JOB_ENDS:
+        return False
     singular = last[:-1] if last.endswith("s") else last
     return last in _job_words() or singular in _job_words() or _JOB_ENDING.search(last) is not None
 
@@ -499,6 +530,20 @@ def _line_start(text: str, at: int) -> int:
     return text.rfind("\n", lo, at) + 1 or lo
 
 
+# A report's part count after its heading or a page label: "CHEMISTRY (2/5)", "Page 2/5",
+# "p. 3/4". The first number is at most the second, and the heading ends there ("REVIEWED
+# (5/10) BY GP" reads on, and its 5/10 may be a date).
+_PAGE_OF = re.compile(r"(?:^[ \t]*[A-Z][A-Z0-9 &/,-]{2,}[ \t]*\(|\b(?i:page|pg|p\.|part|sheet)[ \t]*\(?)[ \t]*$")
+
+
+_PART_COUNT_END = re.compile(r"\)?(?:[ \t]*$|[ \t]{2,}|\t)", re.M)  # the heading's end: a line end or a column gap
+
+
+def _is_part_count(value: str, text: str, end: int) -> bool:
+    m = _SLASH_PAIR.fullmatch(value.replace(" ", ""))
+    return m is not None and 1 <= int(m.group(1)) <= int(m.group(2)) <= 50 and _PART_COUNT_END.match(text, end) is not None
+
+
 def _is_not_a_date_or_id(text: str, span: Span) -> bool:
     """A DATE that is a score, an acuity, a fraction of a week or month, or a centile; an
     ID that is a diagnosis code or a gene variant; a CONTACT with nothing to call or write to."""
@@ -506,6 +551,8 @@ def _is_not_a_date_or_id(text: str, span: Span) -> bool:
     if span.category == Category.DATE:
         before = text[max(0, span.start - 16) : span.start]
         if _FRACTION.fullmatch(value) and _SCORE_LABEL.search(before):
+            return True
+        if _FRACTION.fullmatch(value) and _PAGE_OF.search(text, _line_start(text, span.start), span.start) and _is_part_count(value, text, span.end):
             return True
         if _DECIMAL_FRACTION.fullmatch(value):
             return True
@@ -644,9 +691,11 @@ class ClinicalTermGuard:
         return False
 
     def filter(self, text: str, spans: Iterable[Span]) -> list[Span]:
+        times = log_times(text)
         return [
             s for s in spans
-            if not _is_quantity(text, s)
+            if (s.start, s.end) not in times
+            and not _is_quantity(text, s)
             and not _is_not_a_date_or_id(text, s)
             and not _is_not_phi_by_shape(text, s)
             and not _is_job_title(text, s)

@@ -156,6 +156,11 @@ class Propagator:
             elif s.category in (Category.ORGANIZATION, Category.LOCATION) and len(value.strip()) >= _MIN_WHOLE:
                 if not any(c.isdigit() for c in value):  # street numbers and postcodes stay where they are
                     found.setdefault((value.strip(), True), s)
+                    # and in capitals, as a log or a heading shouts it ("Harold" ... "HAROLD VERY
+                    # ANXIOUS"), unless it is an ordinary word ("North" and "NORTH")
+                    caps = value.strip().upper()
+                    if caps != value.strip() and not self._exact_only(value.strip()):
+                        found.setdefault((caps, True), s)
             elif s.category in _LITERAL and len(value.strip()) >= _MIN_LITERAL and any(c.isdigit() or c == "@" for c in value):
                 # the same record number, phone, e-mail or date written again (a page
                 # header repeated on every page, without the label that found it first)

@@ -168,3 +168,97 @@ def test_a_date_found_with_its_clock_time_keeps_the_date_alone(text, value, date
 def test_a_date_that_only_looks_like_one_with_a_time_stays_whole():
     text = "Seen 12 March 2019, reviewed 2/3/2020"
     assert found(text, [span(text, "12 March 2019", Category.DATE), span(text, "2/3/2020", Category.DATE)]) == ["12 March 2019", "2/3/2020"]
+
+
+@pytest.mark.parametrize(
+    "text, value, name",
+    [
+        ("His sister Philippa has seropositive RA.", "Philippa has", "Philippa"),
+        ("Seen with Dr Anjali Tan and the team", "Dr Anjali Tan and the", "Dr Anjali Tan"),
+        ("1040 kavitha says pt wants a call", "kavitha says", "kavitha"),
+    ],
+)
+def test_a_word_of_the_sentence_after_a_name_is_not_part_of_it(text, value, name):
+    assert found(text, [span(text, value, Category.NAME)]) == [name]
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Hx from ostap hrynkiv, 67M", "ostap hrynkiv"),  # a name written in lower case
+        ("Seen by Ludwig van der Berg today", "Ludwig van der Berg"),
+        ("daughter Mary may call back", "Mary"),  # a modal verb is left alone, not taken in
+        ("Te Whatu Ora -- Hauora a Toi Tairāwhiti", "Hauora a"),  # te reo "a" (of), the name goes on
+    ],
+)
+def test_a_name_keeps_its_own_lower_case_words(text, value):
+    assert found(text, [span(text, value, Category.NAME)]) == [value]
+
+
+@pytest.mark.parametrize(
+    "text, part, whole, category",
+    [
+        ("a 2nd floor flat in Bo'ness, no lift", "Bo", "Bo'ness", Category.LOCATION),
+        ("Seen by Siobhan O'Rourke-Tapsell RN", "Rourke-Tapsell", "O'Rourke-Tapsell", Category.NAME),
+        ("Mr D\u2019Arcy rang", "D", "D\u2019Arcy", Category.NAME),
+    ],
+)
+def test_a_value_is_taken_whole_across_an_apostrophe(text, part, whole, category):
+    assert found(text, [span(text, part, category)]) == [whole]
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Mrs Hollenbeck's daughter", "Hollenbeck", Category.NAME),
+        ("the Smiths' dog", "Smiths", Category.NAME),
+        ("Gethin'll ring tomorrow", "Gethin", Category.NAME),
+        ("the twins' Aunt Mereana", "Aunt Mereana", Category.NAME),  # not joined to the word before
+    ],
+)
+def test_a_possessive_or_a_contraction_is_not_taken_into_a_value(text, value, category):
+    assert found(text, [span(text, value, category)]) == [value]
+
+
+def test_a_name_that_ran_into_the_next_fields_label_ends_before_it():
+    text = "Service user: Declan Moorcroft-Achebe    RiO: 2201837    DOB 14/12/1994"
+    assert found(text, [span(text, "Declan Moorcroft-Achebe    RiO", Category.NAME)]) == ["Declan Moorcroft-Achebe"]
+
+
+def test_a_name_followed_by_a_colon_without_a_column_gap_stays_whole():
+    text = "12/02/25 1040  Tama Parata: called back"
+    assert found(text, [span(text, "Tama Parata", Category.NAME)]) == ["Tama Parata"]
+
+
+NURSING_LOG = """Nursing notes 4 North
+0700 pt awake, c/o nausea. zofran given. - jt
+1100 Harold ambulating in hall w/ walker, steady.
+1830 handed over to Precious (night RN).
+"""
+
+
+def test_the_clock_time_opening_a_log_line_is_not_part_of_a_name_nor_a_value():
+    spans = [span(NURSING_LOG, "1100 Harold", Category.LOCATION), span(NURSING_LOG, "1830", Category.DATE)]
+    assert found(NURSING_LOG, spans) == ["Harold"]
+
+
+def test_a_column_of_years_is_not_read_as_clock_times():
+    text = "Past history\n2015 CABG x3 at Mercy\n2019 right TKR\n"
+    assert found(text, [span(text, "2015", Category.DATE), span(text, "2019", Category.DATE)]) == ["2015", "2019"]
+
+
+def test_a_phone_number_opening_a_log_line_keeps_its_first_digits():
+    text = "0700 rang mum\n0412 345 678 (mum)\n"
+    assert found(text, [span(text, "0412 345 678", Category.CONTACT)]) == ["0412 345 678"]
+
+
+def test_a_job_does_not_end_in_a_word_of_the_sentence():
+    text = "worked the oyster boats for 40 years as a deckhand"
+    assert found(text, [span(text, "oyster boats for", Category.PROFESSION)]) == ["oyster boats"]
+
+
+def test_a_name_that_ran_into_the_department_in_brackets_after_it_ends_before_it():
+    text = "Referred by: Mr S. Venkatesan (Orthopaedics), Dunmore Royal Infirmary"
+    assert found(text, [span(text, "S. Venkatesan (Orthopaedics", Category.NAME)]) == ["S. Venkatesan"]
+    nickname = "Patient: Wilhelmina (Willa Mae) Oosthuizen"
+    assert found(nickname, [span(nickname, "Wilhelmina (Willa", Category.NAME)]) == ["Wilhelmina (Willa"]

@@ -135,6 +135,12 @@ NOT_PHI = [
     ("ESS 16/24, snores.", "16/24", Category.DATE),
     ("VA R 6/12 6/18 with pinhole.", "6/12 6/18", Category.DATE),
     ("Pain 5/10 at rest.", "5/10", Category.DATE),
+    ("CHEMISTRY (2/5)                     Collected 25.10.99", "2/5", Category.DATE),
+    ("Page 3/4\nPatient: Jane Doe", "3/4", Category.DATE),
+    ("Retired pipefitter (worked 30 yrs at the mill).", "30", Category.AGE),
+    ("Married 52 years, wife at bedside.", "52", Category.AGE),
+    ('Pt reports mood "5/10", sleeping 6h.', "5/10", Category.DATE),
+    ("Anxiety 7/10 before the appointment.", "7/10", Category.DATE),
     ("  VA (unaided)       6/12                6/18\n", "6/12                6/18", Category.DATE),
     ("  VA (pinhole/Rx)    6/7.5               6/9.5\n", "6/7.5", Category.DATE),
     ("meets the driving standard binocularly (6/9.5) but", "6/9.5", Category.DATE),
@@ -163,6 +169,9 @@ STILL_PHI = [
     ("Seen with Dr Sis.", "Sis", Category.NAME),
     ("Booked for 12/03 at 10am.", "12/03", Category.DATE),
     ("Seen on 5/10, pain improved.", "5/10", Category.DATE),
+    ("REVIEWED (5/10) BY GP", "5/10", Category.DATE),  # a heading, but no part count: 5 before 10 reads as both
+    ("ADMITTED (12/3) VIA ED", "12/3", Category.DATE),
+    ("Mood low since 5/10, when he lost his job.", "5/10", Category.DATE),
     ("Seen in eye clinic 6/12, vision blurred since.", "6/12", Category.DATE),  # Snellen-looking, but no acuity before it
     ("Born on the 25th.", "25th", Category.DATE),
     ("MRN A12345678.", "A12345678", Category.ID),
@@ -626,3 +635,12 @@ def test_a_clock_time_stamped_after_a_date_is_no_identifier(guard, text, value, 
 def test_numbers_that_are_not_a_time_after_a_date_stay(guard, text, value):
     span = span_of(text, value, Category.ID)
     assert guard.filter(text, [span]) == [span]
+
+
+def test_the_clock_times_opening_a_logs_lines_are_no_phi():
+    text = "0700 pt awake, nausea\n1400 very anxious re: d/c\n1830 handed over\n"
+    spans = [Span(text.index(v), text.index(v) + 4, c, source="m") for v, c in (("1400", Category.LOCATION), ("1830", Category.AGE))]
+    assert ClinicalTermGuard.default().filter(text, spans) == []
+    years = "2015 CABG x3\n2019 right TKR\n"
+    kept = [Span(0, 4, Category.DATE, source="m"), Span(13, 17, Category.DATE, source="m")]
+    assert ClinicalTermGuard.default().filter(years, kept) == kept

@@ -61,6 +61,15 @@ def test_organisations_and_places_repeat_as_a_whole(prop):
     )
 
 
+def test_a_place_or_an_organisation_is_found_again_in_capitals_unless_it_is_an_ordinary_word(prop):
+    text = "1100 Harold walking in hall.\n1400 HAROLD VERY ANXIOUS. Sent to TIMARU HOSPITAL from Timaru Hospital. NORTH wing, North."
+    spans = [at(text, "Harold", Category.LOCATION), at(text, "Timaru Hospital", Category.ORGANIZATION, 0), at(text, "North", Category.LOCATION)]
+    out = prop.propagate(text, spans)
+    assert sorted(found(text, out)) == sorted(
+        [("Harold", "LOCATION"), ("HAROLD", "LOCATION"), ("TIMARU HOSPITAL", "ORGANIZATION"), ("Timaru Hospital", "ORGANIZATION"), ("North", "LOCATION")]
+    )
+
+
 def test_identifiers_contacts_dates_and_long_professions_repeat_as_the_same_literal(prop):
     """A page header repeats "Hospital - NAME - W50173" on every page without the "Hosp No:"
     label that found the number on the first; each repeat went out in the export. Short

@@ -86,3 +86,23 @@ def keep_longest(spans: Iterable[Span]) -> list[Span]:
         starts.insert(i, s.start)
         chosen.insert(i, s)
     return chosen
+
+
+# A word of digits with letters a scan read for them: "2O14", "O3/11", "1O/22/2O25" (O for 0,
+# I or l for 1). At least two real digits, and no other letter, so "D0B", "K0WALCZYK",
+# "10l/min" and "ml" stay as they are.
+_DIGIT_WORD = re.compile(r"(?<![^\s(\[:;,])[\dOoIl][\dOoIl/.:-]*[\dOoIl](?![^\s)\].,;:])")
+_MISREAD = str.maketrans("OoIl", "0011")
+
+
+def ocr_digits(text: str) -> str:
+    """``text`` with O, o, I and l read as digits inside words of digits (same length, so
+    offsets are the text's own)."""
+
+    def fix(m: re.Match[str]) -> str:
+        word = m.group()
+        if sum(c.isdigit() for c in word) < 2 or word.isdigit() or not any(c in "OoIl" for c in word):
+            return word
+        return word.translate(_MISREAD)
+
+    return _DIGIT_WORD.sub(fix, text)

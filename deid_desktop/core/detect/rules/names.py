@@ -401,6 +401,58 @@ class RelativeNameDetector(_NameRule):
         return keep_longest(out)
 
 
+# A staff member named in brackets beside their role, as notes write a first name they only
+# half know: "Podiatrist (Hamish) due Fri", "seen by physio (Kirsteen)", and the other way
+# round, "Harriet (admin)", "Bronagh Keaveney (CPN)". The brackets and the role say a person
+# is named, so the name need not be in a list; a word of the bracket that is an ordinary
+# word or a clinical acronym ("Physio (Outpatients)", "OT (Community)") is no name.
+_ROLE_WORDS = _labels(
+    r"physio|physiotherapist|podiatrist|occupational therapist|social worker|dietitian|dietician|pharmacist"
+    r"|nurse|carer|caregiver|support worker|healthcare assistant|interpreter|translator|chaplain|speech therapist"
+    r"|speech and language therapist|psychologist|counsellor|counselor|key worker|keyworker|care coordinator"
+    r"|case manager|registrar|consultant|midwife|surgeon|physician|house officer|nurse practitioner"
+    r"|radiographer|sonographer|paramedic|receptionist|admin|administrator|secretary|manager|ward clerk"
+    r"|navigator|liaison|advocate|kaiāwhina|kaimahi|kaiawhina|teacher|supervisor|landlord|solicitor|lawyer"
+    r"|technician|phlebotomist|orderly|porter|volunteer|coordinator|doctor|therapist"
+)
+_ROLE_ACRONYMS = trie_regex("OT SW RN EN RMN CPN HCA SLT GP RMO CNS NP PA MHSW AHP NA CSW".split(), ignore_case=False)
+_ROLE = rf"(?:(?i:{_ROLE_WORDS})|{_ROLE_ACRONYMS}|(?i:[a-z]{{3,}}(?:ologist|iatrist|apist|ician|ographer)))"
+_ROLE_THEN_NAME = re.compile(rf"(?<![\w-]){_ROLE}[ \t]*\([ \t]*(?P<n>{NAME})[ \t]*\)")
+_NAME_THEN_ROLE = re.compile(rf"(?<![\w'’.-])(?P<n>{NAME})[ \t]*\([ \t]*{_ROLE}[ \t]*\)")
+# ... and the one to call, before an extension or a pager: "Call Gretchen @ ext 223".
+_NAME_THEN_EXTENSION = re.compile(
+    rf"(?<![\w'’.-])(?P<n>{NAME})[ \t]*(?:@|at|on)?[ \t]*(?i:bleep|ext|extn|extension|pager)\.?[ \t]*(?:no\.?)?[ \t]*:?[ \t]*\d"
+)
+_FIRST_WORD = re.compile(r"(\w+)[ \t]+")
+_ASKING = frozenset("call page contact ring phone text ask please paging via".split())
+_DEPARTMENT = re.compile(r"[a-z]+(?:ology|ologies|ics|iatry|surgery|medicine)")  # "Cardiology (Consultant)"
+
+
+@register("staff_name")
+class StaffNameDetector(_NameRule):
+    """A name in brackets after a role, before a role in brackets, or before an extension."""
+
+    def detect(self, text: str) -> list[Span]:
+        out = []
+        stop, acronyms, vocab = not_names(), clinical_acronyms(), encoder_words()
+        firsts, lasts = first_names(), surnames()
+        for rx in (_ROLE_THEN_NAME, _NAME_THEN_ROLE, _NAME_THEN_EXTENSION):
+            for m in rx.finditer(text):
+                start, end = m.start("n"), m.end("n")
+                while (w := _FIRST_WORD.match(text, start, end)) is not None and w[1].casefold() in _ASKING:
+                    start = w.end()  # "Call Gretchen", "Please page Dr Tan"
+                keys = [_key(w) for w in text[start:end].split()]
+                if not keys:
+                    continue
+                if any(k in stop or k.upper() in acronyms or _DEPARTMENT.fullmatch(k) for k in keys):
+                    continue
+                if not any(k not in vocab or k in firsts or k in lasts for k in keys if len(k) > 1):
+                    continue  # ordinary words: "Physio (Outpatients)"
+                if (s := self.name_span(text, start, end, "DOCTOR", 0.85)) is not None:
+                    out.append(s)
+        return keep_longest(out)
+
+
 # A handover sheet's or a ward list's patient line: a name at the start of a line (after a bed
 # or room number) and then an age with a sex, "Bed 14  Ostap Hrynkiv, 67M", "3. Grace Brown
 # 81 F", "Bed 12  Wilhelmina (Willa) Oosthuizen, 81F". The age and sex make the words before

@@ -250,3 +250,35 @@ def test_initials_outside_a_log_are_left_to_the_other_rules():
     assert texts("signature_name", one) == []  # one stamped line is no log
     sections = "1.1 Background. Referred by GP. AB\n1.2 Plan. Review in clinic. CD\n2 Medications\nas listed\n"
     assert texts("signature_name", sections) == []  # numbered sections are no stamps
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Pressure area check NAD. Podiatrist (Hamish) due Fri.", ["Hamish"]),
+        ("Seen by physio (Kirsteen) on the ward", ["Kirsteen"]),  # in no list we ship
+        ("Minutes taken by Harriet (admin).", ["Harriet"]),
+        ("Care coordinator: Bronagh Keaveney (CPN)", ["Bronagh Keaveney"]),
+        ("Discussed with the OT (Aroha) and the SW (Tane)", ["Aroha", "Tane"]),
+        ("Call Gretchen @ ext 223 with questions.", ["Gretchen"]),
+        ("Questions to Siosaia Taufa on bleep 4417", ["Siosaia Taufa"]),
+    ],
+)
+def test_a_name_beside_a_role_in_brackets_is_a_staff_members(text, expected):
+    assert texts("staff_name", text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Referred to Physio (Outpatients) for gait retraining",
+        "OT (Community) to assess the bathroom",
+        "Seen by the Registrar (ED) overnight",
+        "Next appt Tues with the dietitian (Band 6)",
+        "Cardiology (Consultant) review requested",
+        "Call Pharmacy on ext 2231 before 5",
+        "Call ED @ ext 4400",
+    ],
+)
+def test_a_department_or_a_grade_in_brackets_is_no_staff_name(text):
+    assert texts("staff_name", text) == []

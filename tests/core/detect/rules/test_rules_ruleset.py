@@ -13,6 +13,7 @@ from deid_desktop.core.detect.guards import ClinicalTermGuard
 from deid_desktop.core.detect.inclusion import InclusionList
 from deid_desktop.core.detect.lexicons import first_names, places, resources_dir, surnames
 from deid_desktop.core.detect.rules import RuleSet, default_rule_names
+from deid_desktop.core.detect.rules.common import ocr_digits
 
 NOTE = """DISCHARGE SUMMARY
 Patient: John Smith   MRN: 12345678   NHI: ZAC5361   DOB: 03/14/1950
@@ -161,3 +162,21 @@ def test_the_build_script_regenerates_the_faker_lists():
     shipped = (resources_dir() / "dictionaries" / "faker_first_names.csv").read_text(encoding="utf-8").splitlines()[1:]
     assert sorted(first.values()) == sorted(shipped)
     assert len(last) == len((resources_dir() / "dictionaries" / "faker_surnames.txt").read_text(encoding="utf-8").splitlines())
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("RE: PT BRAYDEN  D0B O3/11/2O14\n", "O3/11/2O14", Category.DATE),  # O for 0, as a fax is read
+        ("DATE: 1O/22/2O25   PAGES: 4", "1O/22/2O25", Category.DATE),
+        ("Mobile: O21 555 l234 (after 5)", "O21 555 l234", Category.CONTACT),
+    ],
+)
+def test_digits_a_scan_read_as_letters_are_still_found(text, value, category):
+    found = {(text[s.start : s.end], s.category) for s in RuleSet().detect(text)}
+    assert (value, category) in found
+
+
+def test_letters_beside_digits_that_are_letters_are_left_alone():
+    text = "O2 at 10l/min via NP, K0WALCZYK seen in Ward lO"
+    assert ocr_digits(text) == text
