@@ -20,7 +20,7 @@ from ...spans import Span, merge_overlapping, snap_to_words, sort_spans
 from ..base import DETECTORS, Detector, register
 from ..guards import ClinicalTermGuard
 from ..inclusion import InclusionList
-from .common import RuleDetector, ocr_digits
+from .common import RuleDetector, misread_regions, ocr_digits
 
 # Every module of this package holds rule classes that register themselves on import; all
 # are imported, so a new rule needs no import list (only its name in the default list).
@@ -78,14 +78,17 @@ class RuleSet(Detector):
         spans = [s for member in self.members for s in member.detect(text)]
         read = ocr_digits(text)
         if read != text:
-            # A scan's letters read for digits ("D0B O3/11/2O14"): the rules read the text
-            # again with them as digits, and what they find over such a letter is kept.
+            # A scan's letters read for digits ("D0B O3/11/2O14"): the rules read the lines
+            # around them again with them as digits, and what they find over such a letter
+            # is kept.
             changed = [i for i, (a, b) in enumerate(zip(text, read)) if a != b]
-            for member in self.members:
-                for s in member.detect(read):
-                    k = bisect.bisect_left(changed, s.start)
-                    if k < len(changed) and changed[k] < s.end:
-                        spans.append(s)
+            for lo, hi in misread_regions(text, read):
+                for member in self.members:
+                    for s in member.detect(read[lo:hi]):
+                        s = s.with_(start=s.start + lo, end=s.end + lo)
+                        k = bisect.bisect_left(changed, s.start)
+                        if k < len(changed) and changed[k] < s.end:
+                            spans.append(s)
         spans = self.guard.filter(text, spans)
         skipped = self.inclusion.skipped_ranges(text)
         if skipped:

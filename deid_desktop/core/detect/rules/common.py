@@ -88,11 +88,14 @@ def keep_longest(spans: Iterable[Span]) -> list[Span]:
     return chosen
 
 
-# A word of digits with letters a scan read for them: "2O14", "O3/11", "1O/22/2O25" (O for 0,
-# I or l for 1). At least two real digits, and no other letter, so "D0B", "K0WALCZYK",
-# "10l/min" and "ml" stay as they are.
+# A word of digits with letters a scan read for them: "2O14", "1O/22/2O25" (O for 0, I or l
+# for 1). At least two real digits and no other letter, so "D0B", "K0WALCZYK", "10l/min" and
+# "ml" stay as they are. A word's first letter is read as a digit only where the word is then
+# a date ("O3/11/2O14"): "I60571", "O9248072" and "I48.0" are identifiers and codes that start
+# with a letter.
 _DIGIT_WORD = re.compile(r"(?<![^\s(\[:;,])[\dOoIl][\dOoIl/.:-]*[\dOoIl](?![^\s)\].,;:])")
 _MISREAD = str.maketrans("OoIl", "0011")
+_DATE_SHAPE = re.compile(r"\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}")
 
 
 def ocr_digits(text: str) -> str:
@@ -101,8 +104,31 @@ def ocr_digits(text: str) -> str:
 
     def fix(m: re.Match[str]) -> str:
         word = m.group()
-        if sum(c.isdigit() for c in word) < 2 or word.isdigit() or not any(c in "OoIl" for c in word):
+        if sum(c.isdigit() for c in word) < 2 or word.isdigit():
             return word
-        return word.translate(_MISREAD)
+        read = word.translate(_MISREAD)
+        if word[0] in "OoIl" and not _DATE_SHAPE.fullmatch(read):
+            read = word[0] + word[1:].translate(_MISREAD)
+        return read
 
     return _DIGIT_WORD.sub(fix, text)
+
+
+def misread_regions(text: str, read: str, reach: int = 160) -> list[tuple[int, int]]:
+    """The stretches of ``text`` around the letters ``ocr_digits`` read as digits, ``reach``
+    characters either side (widened to whitespace), overlapping ones joined: what the rules
+    read again, rather than the whole text."""
+    out: list[tuple[int, int]] = []
+    for i, (a, b) in enumerate(zip(text, read)):
+        if a == b:
+            continue
+        lo, hi = max(0, i - reach), min(len(text), i + reach)
+        while lo > 0 and not text[lo - 1].isspace():
+            lo -= 1
+        while hi < len(text) and not text[hi].isspace():
+            hi += 1
+        if out and lo <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out

@@ -169,7 +169,7 @@ def test_the_build_script_regenerates_the_faker_lists():
     [
         ("RE: PT BRAYDEN  D0B O3/11/2O14\n", "O3/11/2O14", Category.DATE),  # O for 0, as a fax is read
         ("DATE: 1O/22/2O25   PAGES: 4", "1O/22/2O25", Category.DATE),
-        ("Mobile: O21 555 l234 (after 5)", "O21 555 l234", Category.CONTACT),
+        ("Mobile: 021 555 12l4 (after 5)", "021 555 12l4", Category.CONTACT),
     ],
 )
 def test_digits_a_scan_read_as_letters_are_still_found(text, value, category):
@@ -178,5 +178,12 @@ def test_digits_a_scan_read_as_letters_are_still_found(text, value, category):
 
 
 def test_letters_beside_digits_that_are_letters_are_left_alone():
-    text = "O2 at 10l/min via NP, K0WALCZYK seen in Ward lO"
+    text = "O2 at 10l/min via NP, K0WALCZYK seen in Ward lO. GMC O9248072, Hosp No I60571, ICD-10 I48.0"
     assert ocr_digits(text) == text
+
+
+def test_a_misread_date_far_into_a_long_text_is_found_where_it_stands():
+    text = "Seen in clinic, settled. " * 400 + "D0B O3/11/2O14 per the fax. " + "Plan unchanged. " * 400
+    value = "O3/11/2O14"
+    found = [(s.start, s.end) for s in RuleSet().detect(text) if s.category is Category.DATE]
+    assert (text.index(value), text.index(value) + len(value)) in found
