@@ -130,6 +130,8 @@ NOT_PHI = [
     ("Temp 104 F.", "104", Category.DATE),
     ("BGL 196 on the monitor.", "196", Category.ID),
     ("spoke w/ dtr re plan", "dtr", Category.NAME),
+    ("Dr. Okwuosa: ok to RTC tomorrow 9:30.", "RTC", Category.NAME),
+    ("Reviewed by: Y. Boudreaux, CDRN, Acadiana", "CDRN", Category.NAME),
     ("before the Hon. Judge", "Hon", Category.NAME),
     ("GCS 14/15 on arrival.", "14/15", Category.DATE),
     ("ESS 16/24, snores.", "16/24", Category.DATE),

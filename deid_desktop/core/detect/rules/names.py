@@ -170,11 +170,14 @@ _USERNAME = re.compile(r"\b(?i:user\s*name|user\s*id|login|logon)[ \t]*[:=][ \t]
 # print it: "Triage RN: kmoreno", "Charted by: j.okafor2". The whole field is the handle
 # (nothing but a gap, a separator or the line's end after it); a common word is not one.
 _HANDLE = re.compile(
-    r"(?<![\w.])(?i:(?:(?:triage|charge|primary|scrub|circulating)[ \t]+)?(?:rn|rpn|lpn|en|nurse|hca|scribe|clerk|user|operator|tech)"
-    r"|(?:entered|recorded|charted|documented|updated|modified|completed|logged)[ \t]+by)[ \t]*:[ \t]*"
+    r"(?<![\w.])(?i:(?:(?:triage|charge|primary|scrub|circulating)[ \t]+)?(?:rn|rpn|lpn|en|nurse|hca|scribe|clerk|user|operator|tech|transcriptionist|typist|secretary)"
+    r"|(?:entered|recorded|charted|documented|updated|modified|completed|logged|transcribed|typed)[ \t]+by)[ \t]*:[ \t]*"
     r"(?P<v>[a-z]{1,16}(?:\.[a-z]{2,15})?\d{0,4})(?=[ \t]*(?:$|[,;|]|[ \t]{2}))",
     re.MULTILINE,
 )
+
+
+_TYPIST = re.compile(r"(?i:transcri|typ|secretary)")
 
 
 # The next field's label on the same line: a capitalised word, perhaps with one lower-case
@@ -209,7 +212,9 @@ class LabelledNameDetector(_NameRule):
         stop = not_names()
         for m in _HANDLE.finditer(text):
             handle = m["v"]
-            if len(handle) >= 4 and handle not in stop and handle not in encoder_words() and handle.upper() not in clinical_acronyms():
+            # a typist signs with initials ("Transcriptionist: rmc"), a login is longer
+            shortest = 2 if _TYPIST.search(text, m.start(), m.start("v")) else 4
+            if len(handle) >= shortest and handle not in stop and handle not in encoder_words() and handle.upper() not in clinical_acronyms():
                 # the label and the shape prove it; the models rarely mark a lower-case login
                 out.append(self.span(m.start("v"), m.end("v"), Category.NAME, "USERNAME", 0.85, validated=True))
         return out
@@ -357,8 +362,11 @@ _RELATIONS = _labels(
     r"|son-in-law|daughter-in-law|mother-in-law|father-in-law|brother-in-law|sister-in-law|whanau|whānau"
     r"|next of kin|nok|parent|twin|ex-wife|ex-husband|widow|widower"
 )
+# A child named in brackets or after a comma, in lower case ("child (Rhys) fever 102"): with a
+# capital, "Child Protection" and "Baby Friendly" are names of things.
+_YOUNG = r"(?:child|kid|baby|infant|toddler|grandchild)[ \t]*[(,]"
 _RELATIVE = re.compile(
-    rf"(?<![\w-]){_RELATIONS}(?![\w-])[ \t]*[,:(]?[ \t]*(?:(?i:named|called)[ \t]+)?"
+    rf"(?<![\w-])(?:{_RELATIONS}(?![\w-])[ \t]*[,:(]?|{_YOUNG})[ \t]*(?:(?i:named|called)[ \t]+)?"
     rf"(?P<n>{NAME}|[{LO}]{{2,}}(?:[ \t]+[{LO}]{{2,}})?)"
 )
 # "Mere Parata (daughter)": the bracketed relation is found first, then the name before it.
@@ -464,18 +472,22 @@ _HANDOVER_LINE = re.compile(
     rf"(?:[ \t]+\([ \t]*(?P<nick>{WORD})[ \t]*\)[ \t]+(?P<n2>{NAME}))?"
     r",?[ \t]+\(?\d{1,3}[ \t]*(?:y/?o|yo|yrs?|y)?\.?[ \t]*(?:M|F|[Mm]ale|[Ff]emale)\b(?![\w/-])"
 )
+# ... or a shift handover's line that opens with the patient's name and then the bed: "Tahlia -
+# bed 4. Settled overnight", "Bronson (bed 6)", "Ngaire, Rm 9:".
+_NAME_THEN_BED = re.compile(rf"(?m)^[ \t]*[-*•]?[ \t]*(?P<n>{NAME})[ \t]*(?:[-–:,(][ \t]*)?(?i:{BED_WORDS})\.?[ \t]*(?:(?i:no)\.?[ \t]*)?\d{{1,3}}[A-Za-z]?\b")
 
 
 @register("handover_name")
 class HandoverNameDetector(_NameRule):
-    """The patient's name on a handover sheet or ward list line, before the age and sex."""
+    """The patient's name on a handover sheet or ward list line, before the age and sex or
+    before the bed."""
 
     def detect(self, text: str) -> list[Span]:
         out = []
         stop, acronyms, vocab, common = not_names(), clinical_acronyms(), encoder_words(), name_words()
         firsts, lasts = first_names(), surnames()
-        for m in _HANDOVER_LINE.finditer(text):
-            groups = [g for g in ("n", "nick", "n2") if m[g]]
+        for m in (*_HANDOVER_LINE.finditer(text), *_NAME_THEN_BED.finditer(text)):
+            groups = [g for g in ("n", "nick", "n2") if m.groupdict().get(g)]
             keys = [_key(w) for g in groups for w in re.split(r"[ \t,]+", m[g]) if w]
             if any(k in stop or k.upper() in acronyms for k in keys):
                 continue  # "Sepsis, 67M", "COPD 81F": a problem list, not a name

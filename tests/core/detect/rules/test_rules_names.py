@@ -92,6 +92,7 @@ def test_seen_by_without_a_colon_needs_a_real_name():
         ("Spoke w/ dtr aroha re plan.", "aroha"),
         ("Her son, Tama Ngata, is NOK.", "Tama Ngata"),
         ("Patient's husband (John) is here.", "John"),
+        ("mom called, child (Rhys) fever 102 since last night", "Rhys"),
     ],
 )
 def test_relatives(text, expected):
@@ -107,6 +108,8 @@ def test_relatives(text, expected):
         "Sister Jones gave the meds.",
         "Daughter and son present.",
         "Her daughter may call.",
+        "Referred to Child Protection Services.",
+        "Baby Friendly Initiative audit",
     ],
 )
 def test_relationship_words_without_a_name(text):
@@ -186,6 +189,7 @@ def test_abbreviations_headings_and_mid_text_capitals_are_not_initials(text):
         ("Triage RN: kmoreno   ESI 2", ["kmoreno"]),
         ("Charted by: j.okafor2\nVitals stable", ["j.okafor2"]),
         ("Entered by: tpatel, 0940", ["tpatel"]),
+        ("Dictated by: P. Abernathy, MD   Transcriptionist: rmc\n", ["rmc"]),
         ("RN: none   HCA: pending", []),  # common words
         ("Nurse: please call the family", []),  # a sentence, not a login
         ("User: ICU", []),
@@ -206,6 +210,9 @@ def test_a_lower_case_login_after_a_staff_label_is_a_validated_name(text, expect
         ("Rm 4: Mere Parata (72F) settled", ["Mere Parata"]),
         ("HRYNKIV, Ostap, 67M", ["HRYNKIV, Ostap"]),
         ("Ostap Hrynkiv 67 yo male, admitted overnight", ["Ostap Hrynkiv"]),
+        ("Handover\nTahlia - bed 4. Settled overnight, NBM.", ["Tahlia"]),  # a first name alone, in no list
+        ("Bronson (bed 6) febrile at 0300", ["Bronson"]),
+        ("* Ngaire Paewai, Rm 9: d/c today", ["Ngaire Paewai"]),
     ],
 )
 def test_a_handover_line_names_the_patient_before_the_age_and_sex(text, expected):
@@ -223,6 +230,9 @@ def test_a_handover_line_names_the_patient_before_the_age_and_sex(text, expected
         "Chest pain 45M",
         "Bed 3 - Diabetes review 67M",
         "Seen with Ostap Hrynkiv, 67M",  # not where a handover line starts: the models' and other rules' business
+        "Sepsis - bed 4, on IV abx",
+        "Side room - bed 2 closed for cleaning",
+        "Falls risk, bed 12 alarm on",
     ],
 )
 def test_a_problem_or_a_sentence_before_an_age_and_sex_is_no_handover_name(text):
