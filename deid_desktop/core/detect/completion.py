@@ -144,11 +144,38 @@ def _without_greeting(text: str, s: Span) -> Span:
     return s.with_(start=m.end()) if m and m.end() < s.end else s
 
 
+# A date that took in the hour of a clock time after it ("Sat 9 Mar 07" of "[Sat 9 Mar 07:41]")
+# or the minutes of one before it ("20 19/3" of "16:20 19/3").
+_HOUR_AT_END = re.compile(r"[ \t]+(?:[01]?\d|2[0-3])$")
+_MINUTES_AT_START = re.compile(r"[0-5]\d[ \t]+")
+
+
 def _without_time(text: str, s: Span) -> Span:
     """A date found with the clock time after it ("12/02/25 1040") keeps the date alone: a
-    time identifies no one, and its surrogate would be a second date."""
+    time identifies no one, and its surrogate would be a second date. Nor does a date keep a
+    piece of a clock time beside it."""
     m = DATE_THEN_TIME.fullmatch(text, s.start, s.end)
-    return s.with_(end=m.end("date")) if m else s
+    if m:
+        return s.with_(end=m.end("date"))
+    if text.startswith(":", s.end) and text[s.end + 1 : s.end + 3].isdigit():
+        h = _HOUR_AT_END.search(text, s.start, s.end)
+        if h is not None and h.start() > s.start:
+            s = s.with_(end=h.start())
+    if s.start > 0 and text[s.start - 1] == ":" and s.start >= 2 and text[s.start - 2].isdigit():
+        m2 = _MINUTES_AT_START.match(text, s.start, s.end)
+        if m2 is not None and m2.end() < s.end:
+            s = s.with_(start=m2.end())
+    return s
+
+
+# A name's possessive ending ("Uziel's bday", "Dr Tesfamariam's nurse") is no part of it; the
+# surrogate keeps it after it.
+_POSSESSIVE_END = re.compile(r"['’]s$")
+
+
+def _without_possessive(text: str, s: Span) -> Span:
+    m = _POSSESSIVE_END.search(text, s.start, s.end)
+    return s.with_(end=m.start()) if m is not None and m.start() > s.start else s
 
 
 # Lower-case words that follow a name in a sentence and never end one ("His sister Philippa
@@ -251,7 +278,7 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
             s = _without_next_label(text, _without_trailing_words(text, _without_greeting(text, s)))
             s = _without_department(text, s)
         if s.category in _APOSTROPHE_WORDS:
-            s = _apostrophe_widened(text, s, ordered, i)
+            s = _apostrophe_widened(text, _without_possessive(text, s), ordered, i)
         if s.category not in COMPLETED:
             out.append(s)
             continue

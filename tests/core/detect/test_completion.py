@@ -262,3 +262,31 @@ def test_a_name_that_ran_into_the_department_in_brackets_after_it_ends_before_it
     assert found(text, [span(text, "S. Venkatesan (Orthopaedics", Category.NAME)]) == ["S. Venkatesan"]
     nickname = "Patient: Wilhelmina (Willa Mae) Oosthuizen"
     assert found(nickname, [span(nickname, "Wilhelmina (Willa", Category.NAME)]) == ["Wilhelmina (Willa"]
+
+
+@pytest.mark.parametrize(
+    "text, value, date",
+    [
+        ("[Sat 9 Mar 07:41] FROM +64 21 884", "Sat 9 Mar 07", "Sat 9 Mar"),
+        ("phoned to Dr Vukovich at 16:20 19/3 by Darcy (RN).", "20 19/3", "19/3"),
+    ],
+)
+def test_a_date_does_not_keep_a_piece_of_a_clock_time_beside_it(text, value, date):
+    assert found(text, [span(text, value, Category.DATE)]) == [date]
+
+
+def test_a_date_ending_in_a_year_before_a_colon_keeps_it():
+    text = "Admitted 9 Mar 2007: fall at home"
+    assert found(text, [span(text, "9 Mar 2007", Category.DATE)]) == ["9 Mar 2007"]
+
+
+@pytest.mark.parametrize(
+    "text, value, name",
+    [
+        ("Ate ham at grandson Uziel's bday party", "Uziel's", "Uziel"),
+        ("Rang Dr Tesfamariam\u2019s nurse Tarni", "Tesfamariam\u2019s", "Tesfamariam"),
+        ("with Mr Oyelaran-Whitcombe's secretary", "Oyelaran-Whitcombe's", "Oyelaran-Whitcombe"),
+    ],
+)
+def test_a_names_possessive_ending_is_not_part_of_it(text, value, name):
+    assert found(text, [span(text, value, Category.NAME)]) == [name]
