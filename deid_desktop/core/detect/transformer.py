@@ -18,7 +18,7 @@ import warnings
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -66,6 +66,10 @@ WINDOW = 8192
 # Sentences per forward pass when the ensemble file does not say (see _setup).
 TORCH_BATCH = 64
 ONNX_BATCH = 8
+# Short pieces fill a batch further: up to the padded tokens of ``batch_size`` pieces of this
+# many tokens, and at most this many times ``batch_size`` pieces (see _batches).
+SLOT_TOKENS = 32
+MAX_BATCH_GROWTH = 8
 
 
 # Characters of sentences whose results are kept between calls (about twice that in bytes,
@@ -404,8 +408,8 @@ class TransformerDetector(Detector):
         pieces = self._pieces(sents)
         out: list[list[Span]] = [[] for _ in sents]
         order = sorted(range(len(pieces)), key=lambda i: len(pieces[i].enc["input_ids"]))
-        for b in range(0, len(order), self.batch_size):
-            batch = [pieces[i] for i in order[b : b + self.batch_size]]
+        for b, e in self._batches([len(pieces[i].enc["input_ids"]) for i in order]):
+            batch = [pieces[i] for i in order[b:e]]
             probs = self._forward(batch)
             for piece, p in zip(batch, probs):
                 ws = words(piece.text)
@@ -416,8 +420,28 @@ class TransformerDetector(Detector):
                         word_probs[wi] = p[j]
                 out[piece.sentence].extend(self.decoder.decode(ws, word_probs, offset=piece.offset, source=self.name))
             if progress is not None:
-                progress(min(1.0, (b + len(batch)) / len(order)))
+                progress(min(1.0, e / len(order)))
         return out
+
+    def _batches(self, lengths: list[int]) -> Iterable[tuple[int, int]]:
+        """(start, end) of each forward pass over pieces of ``lengths`` (in tokens, sorted):
+        ``batch_size`` pieces, and more while the padded batch holds no more tokens than
+        ``batch_size`` pieces of ``SLOT_TOKENS`` would (at most ``MAX_BATCH_GROWTH`` times
+        as many pieces). Short lines ("HR 72 reg", a log's entries) are read 1.2x faster
+        in batches of tens (one thread, the short-line file of benchmarks/huge_files.py);
+        sentences of ordinary notes keep the small batches that suit them and their speed
+        (docs/benchmarks.md, "Issues 10 and 11, sixth pass"). A piece's result does not
+        depend on its batch (tests/core/detect/test_transformer.py)."""
+        size = self.batch_size
+        budget = size * SLOT_TOKENS
+        cap = size * MAX_BATCH_GROWTH if size > 1 else 1
+        b = 0
+        while b < len(lengths):
+            e = min(b + size, len(lengths))
+            while e < len(lengths) and e - b < cap and (e - b + 1) * lengths[e] <= budget:
+                e += 1
+            yield b, e
+            b = e
 
     def _encode(self, texts: list[str]) -> dict[str, list]:
         if self.runner is not None:

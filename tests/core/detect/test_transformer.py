@@ -78,6 +78,34 @@ def test_batched_and_single_results_agree(det):
         assert [round(x.score, 4) for x in a] == [round(y.score, 4) for y in b]
 
 
+def test_short_lines_are_read_in_fuller_batches_with_the_same_results(det, monkeypatch):
+    lines = [f"HR {60 + i} reg, seen by Dr Aroha Ngata on {i % 28 + 1}/03/2024." for i in range(40)]
+    text = "\n".join(lines)
+    det.memo.clear()
+    sizes = []
+    original = det._forward
+
+    def counting(batch):
+        sizes.append(len(batch))
+        return original(batch)
+
+    monkeypatch.setattr(det, "_forward", counting)
+    fuller = det.detect(text)
+    assert max(sizes) > det.batch_size  # more than batch_size short lines in one pass
+    monkeypatch.setattr(det, "batch_size", 1)  # one line a pass
+    det.memo.clear()
+    one_by_one = det.detect(text)
+    assert found_set(fuller) == found_set(one_by_one)
+    assert [round(x.score, 4) for x in fuller] == [round(y.score, 4) for y in one_by_one]
+
+
+def test_long_pieces_keep_batches_of_batch_size(det):
+    plan = list(det._batches([100] * 10 + [400] * 5))
+    assert all(e - b <= det.batch_size for b, e in plan) and plan[-1][1] == 15
+    short = list(det._batches([5] * 100))
+    assert short[0] == (0, min(det.batch_size * 8, det.batch_size * 32 // 5))
+
+
 def test_identical_sentences_are_run_once_and_placed_everywhere(det, monkeypatch):
     doc = letters(1, seed=5)[0]
     texts = [doc.text, "Intro line.\n" + doc.text, doc.text]
