@@ -66,7 +66,7 @@ _ORG_HEADS = frozenset(
     center centre hospital hospitals clinic clinics practice pharmacy chemist chemists surgery school college
     academy university trust church infirmary hospice institute foundation society group services laboratory
     laboratories imaging radiology pathology board council club library museum network partners associates
-    authority ministry agency corporation ltd limited inc llc pty plc
+    authority ministry agency corporation ltd limited inc llc pty plc drug drugs drugstore rx apothecary dispensary
     """.split()
 )
 _ORG_LINKS = frozenset(
@@ -206,6 +206,23 @@ def _without_trailing_words(text: str, s: Span) -> Span:
     return s if end == s.end else s.with_(end=end)
 
 
+# A street address that stops before its flat or unit number ("88 Ferncliff Rd apt" + " 2",
+# "88 Ferncliff Rd" + ", Apt 2"): the number is part of the address.
+_UNIT_AFTER = re.compile(r"(?:,?[ \t]+(?i:apt|apartment|unit|flat|suite|ste)\.?)?[ \t]*#?[ \t]*\d{1,4}[A-Za-z]?(?![\w/.:-])")
+_UNIT_WORD_END = re.compile(r"(?i:apt|apartment|unit|flat|suite|ste|#)\.?$")
+
+
+def _with_unit(text: str, s: Span) -> Span:
+    if not text[s.start : s.start + 1].isdigit():
+        return s  # a street address starts with its number
+    m = _UNIT_AFTER.match(text, s.end)
+    if m is None:
+        return s
+    if _UNIT_WORD_END.search(text, s.start, s.end) or re.match(r",?[ \t]+[A-Za-z]", text[s.end : m.end()]):
+        return s.with_(end=m.end())
+    return s
+
+
 # A name that ran on across a form's column gap into the next field's label ("Declan
 # Moorcroft-Achebe    RiO: 2201837"): the label is no part of it.
 _COLUMN_GAP = re.compile(r"[ \t]*(?:\t|[ ]{2,})[ \t]*")
@@ -277,8 +294,12 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
         if s.category is Category.NAME:
             s = _without_next_label(text, _without_trailing_words(text, _without_greeting(text, s)))
             s = _without_department(text, s)
+        if s.category is Category.LOCATION:
+            s = _with_unit(text, s)
+        if s.category is Category.NAME:
+            s = _without_possessive(text, s)  # a person's, not an organisation's ("St Vincent's")
         if s.category in _APOSTROPHE_WORDS:
-            s = _apostrophe_widened(text, _without_possessive(text, s), ordered, i)
+            s = _apostrophe_widened(text, s, ordered, i)
         if s.category not in COMPLETED:
             out.append(s)
             continue

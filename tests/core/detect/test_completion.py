@@ -290,3 +290,37 @@ def test_a_date_ending_in_a_year_before_a_colon_keeps_it():
 )
 def test_a_names_possessive_ending_is_not_part_of_it(text, value, name):
     assert found(text, [span(text, value, Category.NAME)]) == [name]
+
+
+@pytest.mark.parametrize(
+    "text, part, whole",
+    [
+        ("lives at 88 ferncliff rd apt 2, yonkers.", "88 ferncliff rd apt", "88 ferncliff rd apt 2"),
+        ("Address: 1187 Ostrander Ave, Apt 3B, Quillanby NY", "1187 Ostrander Ave", "1187 Ostrander Ave, Apt 3B"),
+        ("4410 W Kickapoo Bend, Suite 210, Okemah", "4410 W Kickapoo Bend", "4410 W Kickapoo Bend, Suite 210"),
+    ],
+)
+def test_a_street_address_keeps_its_flat_or_unit_number(text, part, whole):
+    assert found(text, [span(text, part, Category.LOCATION)]) == [whole]
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Moved to Quillanby 2019, then back", "Quillanby"),  # not a street address
+        ("at 12 Main St 2 days ago", "12 Main St"),  # a number after the street that is no unit
+    ],
+)
+def test_a_number_after_a_place_that_is_no_unit_stays_out(text, value):
+    assert found(text, [span(text, value, Category.LOCATION)]) == [value]
+
+
+def test_a_pharmacy_left_without_its_rx_gets_it():
+    text = "Also called Saveway Rx in Millbrook - no record."
+    assert found(text, [span(text, "Saveway", Category.ORGANIZATION)]) == ["Saveway Rx"]
+
+
+def test_an_organisations_possessive_is_part_of_its_name():
+    text = "a line cook at Gus's Diner; bell-ringer at St Wendreda's"
+    spans = [span(text, "Gus's", Category.ORGANIZATION), span(text, "St Wendreda's", Category.ORGANIZATION)]
+    assert found(text, spans) == ["Gus's", "St Wendreda's"]

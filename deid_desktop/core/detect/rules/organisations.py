@@ -30,15 +30,19 @@ _BUSINESS_SUFFIX = (
     r"|Electrical|Plumbing|Builders|Bakery|Cafe|Café|Restaurant|Hotel|Motel|Bank|Airlines|Airways|Council"
     r"|Supermarket|Mills|Quarry|Mining|Fisheries|Dairies|Vineyards?|Orchards?)"
 )
+# A pharmacy named as an American or Australian one is ("Cobbity Drug", "Saveway Rx", "Mason
+# Drugs"), with its capital: "drug" and "Rx" alone are ordinary words.
+_PHARMACY_SUFFIX = r"(?:Drug[ \t]+(?:Store|Mart|Co)|Drugstore|Drugs?|Rx|Apothecary|Dispensary)"
 # The last word is rare and the capitalised words before it common, so the suffix is found
 # first and the name read backwards from it. Hospital suffixes match in capitals too:
 # letterheads say "HILLSIDE MEDICAL PRACTICE".
 _SUFFIX = re.compile(
-    rf"(?<=[ \t,])(?:(?P<hospital>(?i:{_HOSPITAL_SUFFIX}))|(?P<company>{_COMPANY_SUFFIX})|(?P<business>{_BUSINESS_SUFFIX}))"
+    rf"(?<=[ \t,])(?:(?P<hospital>(?i:{_HOSPITAL_SUFFIX}))|(?P<company>{_COMPANY_SUFFIX})|(?P<business>{_BUSINESS_SUFFIX})"
+    rf"|(?P<pharmacy>{_PHARMACY_SUFFIX}))"
     r"(?![\w])"
 )
 _NAME_BEFORE = re.compile(rf"(?<![\w'’-])(?P<n>{_NAME_PART}),?[ \t]+$")
-_KINDS = {"hospital": ("HOSPITAL", 0.85), "company": ("COMPANY", 0.85), "business": ("COMPANY", 0.7)}
+_KINDS = {"hospital": ("HOSPITAL", 0.85), "company": ("COMPANY", 0.85), "business": ("COMPANY", 0.7), "pharmacy": ("HOSPITAL", 0.85)}
 _EMPLOYER = re.compile(
     rf"\b(?i:works?|worked|working|employed|employee|job|contractor)[ \t]+(?:at|for|with|by)[ \t]+(?:the[ \t]+)?"
     rf"(?P<n>[{UP}][\w'’&-]*(?:[ \t]+[{UP}][\w'’&-]*){{0,3}})"
@@ -58,7 +62,8 @@ _GENERIC = frozenset(
     radiation radiotherapy palliative hospice aged elderly geriatric rehabilitation rehab student staff
     occupational school university college veterinary animal baby infant well-child wellchild the a an this that
     our their his her your its my same other another new old next previous cancer blood clinical free
-    integrated digital virtual mobile telehealth physical
+    integrated digital virtual mobile telehealth physical illicit recreational prescription street controlled
+    adverse injecting intravenous iv oral over-the-counter otc generic brand study trial
     """.split()
 )
 _LEADING_JUNK = frozenset({"admitted", "transferred", "seen", "discharged", "referred", "presented", "attended",

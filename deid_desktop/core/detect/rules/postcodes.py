@@ -37,6 +37,7 @@ _TOWN_POSTCODE = re.compile(
     r"([A-Z][a-zA-Zāēīōū'’-]+(?:[ \t][A-Z][a-zA-Zāēīōū'’-]+){0,2}),?[ \t]+(\d{4})(?![\w/-]|[.:]\d)"
 )
 _ADDRESS_END = re.compile(r"[ \t]*(?:[,.;)]|$|New Zealand|NZ|Australia)", re.M)
+_POSTCODE_BEFORE = re.compile(r"(?:^|,|\n|[A-Z][a-z]+)[ \t]*$|\b(?i:post[ \t]*code|postal[ \t]+code)[ \t]*:?[ \t]*$")
 _FULL_STATE = re.compile(r"([A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?),?[ \t]+(\d{5}(?:-\d{4})?)(?![\w-])")
 
 
@@ -61,9 +62,12 @@ class PostcodeDetector(RuleDetector):
             group = "state" if m["state"] else "au"
             found.append(self.span(m.start(group), m.end(group), Category.LOCATION, "STATE", 0.95, validated=True))
         for m in _LABELLED.finditer(text):
-            add(m, 1, 0.95)
+            add(m, 1, 0.95, validated=True)  # the label says what it is
         for m in _UK_POSTCODE.finditer(text):
-            found.append(self.span(m.start(), m.end(), Category.LOCATION, "ZIP", 0.9 if m[2] else 0.75))
+            # written in full where an address line has it ("Wymondham\nNR18 0QP.", ", SG1 4PQ"),
+            # the shape is a postcode's for certain: validated, so the models cannot out-vote it
+            placed = bool(m[2]) and _POSTCODE_BEFORE.search(text, max(0, m.start() - 40), m.start()) is not None and _ADDRESS_END.match(text, m.end()) is not None
+            found.append(self.span(m.start(), m.end(), Category.LOCATION, "ZIP", 0.9 if m[2] else 0.75, validated=placed))
         known = places()
         for m in _TOWN_POSTCODE.finditer(text):
             words = m[1].split()

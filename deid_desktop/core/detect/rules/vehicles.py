@@ -18,6 +18,10 @@ _PLATE = re.compile(
     r"(?:reg(?:istration)?|plate))(?i:\s*(?:no\b\.?|number|#))?\s*[:#-]?\s*"
     r"(?P<v>(?=[A-Z0-9 -]*\d)(?=[A-Z0-9 -]*[A-Z])[A-Z0-9]{1,4}[ -]?[A-Z0-9]{1,4}(?:[ -]?[A-Z0-9]{1,4})?)(?![\w-])"
 )
+# A current British plate ("KX19 BHT") after a word about a car or its registration within
+# a few words: "blue Corsa reg. KX19 BHT", "car is a KX19BHT".
+_UK_PLATE = re.compile(r"(?<![\w-])[A-Z]{2}\d{2}[ ]?[A-Z]{3}(?![\w-])")
+_CAR_BEFORE = re.compile(r"\b(?i:reg|rego|registration|plate|car|vehicle|van|ute|motorbike|vrm)\b")
 _VIN_CONTEXT = re.compile(r"\b(?:vin|vehicle identification|chassis)\b")
 
 
@@ -43,4 +47,7 @@ class VehicleDetector(RuleDetector):
                 out.append(self.span(m.start(), m.end(), Category.ID, "VEHICLE", 0.6))
         for m in _PLATE.finditer(text):
             out.append(self.span(m.start("v"), m.end("v"), Category.ID, "VEHICLE", 0.85))
+        for m in _UK_PLATE.finditer(text):
+            if _CAR_BEFORE.search(text, max(0, m.start() - 30), m.start()) and not any(s.start <= m.start() < s.end for s in out):
+                out.append(self.span(m.start(), m.end(), Category.ID, "VEHICLE", 0.9, validated=True))
         return sorted(out, key=lambda s: s.start)

@@ -89,6 +89,13 @@ def test_vins_and_number_plates():
     assert texts("vehicle", "Platelet count 150; plate count 150.") == []
 
 
+def test_a_british_plate_after_a_word_about_a_car():
+    text = "Vehicle: blue Corsa reg. KX19 BHT, blue badge no. 1187"
+    spans = run("vehicle", text)
+    assert [text[s.start : s.end] for s in spans] == ["KX19 BHT"] and spans[0].validated
+    assert texts("vehicle", "Seen by AB12 CDE team") == []  # no car before it
+
+
 def test_device_serial_numbers():
     text = "Medtronic pacemaker model ADDR01 serial PJN123456; S/N: 12-34567"
     assert labelled("device_serial", text) == [("ADDR01", "DEVICE"), ("PJN123456", "DEVICE"), ("12-34567", "DEVICE")]

@@ -111,6 +111,9 @@ def test_place_names_without_place_context_are_not_found(text):
         ("Seen at Ponsonby Family Practice.", ("Ponsonby Family Practice", "HOSPITAL")),
         ("Works for Acme Widgets Pty Ltd.", ("Acme Widgets Pty Ltd", "COMPANY")),
         ("Employed by Globex Inc since June.", ("Globex Inc", "COMPANY")),
+        ("Spoke with Deb at Hallmark Drug (ph 555-0134)", ("Hallmark Drug", "HOSPITAL")),  # an ordinary word first
+        ("Also called Saveway Rx in Millbrook.", ("Saveway Rx", "HOSPITAL")),
+        ("Scripts from Mason Drug Store on Elm.", ("Mason Drug Store", "HOSPITAL")),
     ],
 )
 def test_organisations(text, expected):
@@ -126,6 +129,10 @@ def test_organisations(text, expected):
         "Cardiac Surgery review.",
         "Hospital admission was brief.",
         "Blood group O positive.",
+        "URINE DRUG SCREEN negative.",
+        "Illicit Drug Use: denies.",
+        "Adverse Drug Reaction reported.",
+        "Stopped the drug on Monday.",
     ],
 )
 def test_services_and_departments_are_not_organisations(text):
@@ -204,3 +211,21 @@ def test_the_state_between_a_town_and_its_postcode_is_a_validated_place(text, st
 def test_a_state_code_in_a_sentence_is_not_taken():
     text = "Go home OK 12345 times. The ACT 2000 rule."
     assert [text[s.start : s.end] for s in run("postcode", text) if s.fine == "STATE"] == []
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("of 7 Kestrel Cl, Wymondham\nNR18 0QP. She turned 90", "NR18 0QP"),  # the models out-voted it
+        ("14 Larch Grove, Stevenage SG1 4PQ.", "SG1 4PQ"),
+        ("Postcode: EH6 7RQ", "EH6 7RQ"),
+    ],
+)
+def test_a_uk_postcode_written_in_full_in_an_address_is_validated(text, value):
+    spans = [s for s in run("postcode", text) if text[s.start : s.end] == value]
+    assert spans and spans[0].validated
+
+
+@pytest.mark.parametrize("text", ["L5 S1 and C5 6NR roots", "see ref AB1 2CD in the protocol"])
+def test_a_postcode_shape_away_from_an_address_is_not_validated(text):
+    assert not any(s.validated for s in run("postcode", text))
