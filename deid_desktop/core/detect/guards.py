@@ -262,6 +262,14 @@ _CLOSE_BRACKET = re.compile(r"\s*\)")
 _ONE_WORD = re.compile(r"[A-Z][\w'’-]+")
 
 
+# Words for a relative that are also first names ("Nan", "Nana", "Koro", "Sis"): a relation
+# where it is written in lower case, followed by the relative's name in brackets, or after a
+# possessive ("his nan's place", "Nan (Dot) says", "my Nana").
+_KIN_WORDS = frozenset("nan nana nanna gran granny grandma grandpa pop poppa koro kuia mum mom mam dad sis bro aunty auntie uncle".split())
+_BRACKET_AFTER = re.compile(r"[ \t]*\([ \t]*[A-Z]")
+_POSSESSIVE_KIN = re.compile(r"\b(?i:his|her|their|my|your|our|pt'?s|patient'?s)[ \t]+$")
+
+
 def _is_not_anyones(text: str, span: Span) -> bool:
     """Dates and numbers tied to a product, a law or the week, not to a person: a gestation,
     a score's value after its label, a room or bed number, an expiry
@@ -291,6 +299,10 @@ def _is_not_anyones(text: str, span: Span) -> bool:
         return True  # a school year ("St Brannock's Primary, Y3"), a centile ("from 50th to 25th centile")
     if span.category == Category.NAME and _WARD_BEFORE.search(before) and _CLOSE_BRACKET.match(text, span.end) and _ONE_WORD.fullmatch(value):
         return True  # a ward's name: "Ward 7 (Trelawney)"
+    if span.category == Category.NAME and value.casefold() in _KIN_WORDS and (
+        value.islower() or _BRACKET_AFTER.match(text, span.end) or _POSSESSIVE_KIN.search(before)
+    ):
+        return True  # a relation, not a name: "at his nan's place", "Nan (Dot) says"
     if span.category == Category.ID:
         alnum = [c for c in value if c.isalnum()]
         # alone: a piece of a longer number ("1" of "4948 63413 4 1") is kept with the rest

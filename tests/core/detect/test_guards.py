@@ -130,6 +130,9 @@ NOT_PHI = [
     ("Temp 104 F.", "104", Category.DATE),
     ("BGL 196 on the monitor.", "196", Category.ID),
     ("spoke w/ dtr re plan", "dtr", Category.NAME),
+    ("Home visit to Jarrah at his nan's place", "nan", Category.NAME),
+    ("Nan (Dot) says he's been up all night", "Nan", Category.NAME),
+    ("lives with my Nana in Ōtara", "Nana", Category.NAME),
     ("Dr. Okwuosa: ok to RTC tomorrow 9:30.", "RTC", Category.NAME),
     ("Reviewed by: Y. Boudreaux, CDRN, Acadiana", "CDRN", Category.NAME),
     ("before the Hon. Judge", "Hon", Category.NAME),
@@ -169,6 +172,7 @@ STILL_PHI = [
     ("Born 1958.", "1958", Category.DATE),
     ("MRN 4471902.", "4471902", Category.ID),
     ("Seen with Dr Sis.", "Sis", Category.NAME),
+    ("Nan Whitlock attended with her son.", "Nan", Category.NAME),  # a first name, capitalised, no bracket
     ("Booked for 12/03 at 10am.", "12/03", Category.DATE),
     ("Seen on 5/10, pain improved.", "5/10", Category.DATE),
     ("REVIEWED (5/10) BY GP", "5/10", Category.DATE),  # a heading, but no part count: 5 before 10 reads as both
