@@ -10,6 +10,11 @@ opening one. A job cut before its last word ("packhouse forklift" of "packhouse 
 driver") gets that word. An organisation or a place followed at once by the capitalised words
 that end an organisation's name gets them ("Pelletier Aquatic" + "Center", "Nelson" +
 "Medical Centre"): the name is one organisation, and the word left out was counted as a miss.
+
+The other way round, what a model ran on into is left out: the verb after a name ("His sister
+Philippa has"), the next field's label across a column gap, a department in an open bracket,
+a person's possessive, the clock time that opens a log's line or a piece of one beside a date;
+a surrogate would replace those too, and the reviewer would see the sentence lose its words.
 """
 
 from __future__ import annotations
@@ -210,6 +215,7 @@ def _without_trailing_words(text: str, s: Span) -> Span:
 # "88 Ferncliff Rd" + ", Apt 2"): the number is part of the address.
 _UNIT_AFTER = re.compile(r"(?:,?[ \t]+(?i:apt|apartment|unit|flat|suite|ste)\.?)?[ \t]*#?[ \t]*\d{1,4}[A-Za-z]?(?![\w/.:-])")
 _UNIT_WORD_END = re.compile(r"(?i:apt|apartment|unit|flat|suite|ste|#)\.?$")
+_UNIT_WORD_AFTER = re.compile(r",?[ \t]+[A-Za-z]")
 
 
 def _with_unit(text: str, s: Span) -> Span:
@@ -218,7 +224,7 @@ def _with_unit(text: str, s: Span) -> Span:
     m = _UNIT_AFTER.match(text, s.end)
     if m is None:
         return s
-    if _UNIT_WORD_END.search(text, s.start, s.end) or re.match(r",?[ \t]+[A-Za-z]", text[s.end : m.end()]):
+    if _UNIT_WORD_END.search(text, s.start, s.end) or _UNIT_WORD_AFTER.match(text, s.end, m.end()):
         return s.with_(end=m.end())
     return s
 
@@ -227,6 +233,15 @@ def _with_unit(text: str, s: Span) -> Span:
 # Moorcroft-Achebe    RiO: 2201837"): the label is no part of it.
 _COLUMN_GAP = re.compile(r"[ \t]*(?:\t|[ ]{2,})[ \t]*")
 _LABEL_COLON = re.compile(r"[ \t]*:")
+
+
+def _without_next_label(text: str, s: Span) -> Span:
+    if not _LABEL_COLON.match(text, s.end):
+        return s
+    gaps = list(_COLUMN_GAP.finditer(text, s.start, s.end))
+    if not gaps or gaps[-1].start() <= s.start or gaps[-1].end() >= s.end:
+        return s
+    return s.with_(end=gaps[-1].start())
 
 
 # A name that ran into the department in brackets after it ("Mr S. Venkatesan (Orthopaedics),
@@ -244,15 +259,6 @@ def _without_department(text: str, s: Span) -> Span:
     return s.with_(end=end)
 
 
-def _without_next_label(text: str, s: Span) -> Span:
-    if not _LABEL_COLON.match(text, s.end):
-        return s
-    gaps = list(_COLUMN_GAP.finditer(text, s.start, s.end))
-    if not gaps or gaps[-1].start() <= s.start or gaps[-1].end() >= s.end:
-        return s
-    return s.with_(end=gaps[-1].start())
-
-
 # A name or a place has its letters on both sides of an apostrophe ("Bo'ness", "O'Rourke",
 # "D'Arcy"): a span that stops at it leaves the rest of the word in the export. Not a
 # possessive or a contraction ("Smith's", "John'll").
@@ -260,7 +266,8 @@ _APOSTROPHE = "'\u2019"
 _WORD_AFTER = re.compile(r"[^\W\d_]+")
 _CONTRACTIONS = frozenset("s ll re ve d t m".split())
 _WORD_BEFORE = re.compile(r"(?:^|(?<=[\s(\[\"/,;:]))[A-Z][a-z]{0,2}$")
-_APOSTROPHE_WORDS = frozenset({Category.NAME, Category.LOCATION, Category.ORGANIZATION})
+# Values made of words, which a clock time or an apostrophe may cut.
+_WORD_VALUES = frozenset({Category.NAME, Category.LOCATION, Category.ORGANIZATION})
 
 
 def _over_apostrophes(text: str, start: int, end: int) -> tuple[int, int]:
@@ -277,7 +284,10 @@ def _over_apostrophes(text: str, start: int, end: int) -> tuple[int, int]:
 
 def complete(text: str, spans: Iterable[Span]) -> list[Span]:
     """``spans`` with every ID, NAME and CONTACT span widened to its whole joined token, unless
-    the widening would reach into a span of another category."""
+    the widening would reach into a span of another category; names, places and organisations
+    widened across an apostrophe; and what a model took in beside a value left out of it (a
+    greeting, the sentence's next words, the next field's label, a department in brackets, a
+    person's possessive, a log line's clock time, a piece of a clock time beside a date)."""
     ordered = _without_log_times(text, sort_spans(spans))
     out: list[Span] = []
     for i, s in enumerate(ordered):
@@ -292,13 +302,14 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
         if s.category is Category.DATE:
             s = _without_time(text, s)
         if s.category is Category.NAME:
-            s = _without_next_label(text, _without_trailing_words(text, _without_greeting(text, s)))
+            s = _without_greeting(text, s)
+            s = _without_trailing_words(text, s)
+            s = _without_next_label(text, s)
             s = _without_department(text, s)
+            s = _without_possessive(text, s)  # a person's; an organisation keeps its own ("St Vincent's")
         if s.category is Category.LOCATION:
             s = _with_unit(text, s)
-        if s.category is Category.NAME:
-            s = _without_possessive(text, s)  # a person's, not an organisation's ("St Vincent's")
-        if s.category in _APOSTROPHE_WORDS:
+        if s.category in _WORD_VALUES:
             s = _apostrophe_widened(text, s, ordered, i)
         if s.category not in COMPLETED:
             out.append(s)
@@ -344,7 +355,7 @@ def _without_log_times(text: str, spans: list[Span]) -> list[Span]:
     out = []
     for s in spans:
         end = times.get(s.start)
-        if end is not None and (end >= s.end or s.category in _APOSTROPHE_WORDS):  # a phone's "0412 ..." stays whole
+        if end is not None and (end >= s.end or s.category in _WORD_VALUES):  # a phone's "0412 ..." stays whole
             if end >= s.end:
                 continue
             m = _SPACES.match(text, end)

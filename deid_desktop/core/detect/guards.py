@@ -327,12 +327,22 @@ DATE_THEN_TIME = re.compile(
 _LINE_TIME = re.compile(r"(?m)^[ \t]*((?:[01]\d|2[0-3])[0-5]\d)(?=[ \t]*(?:hrs?\b|h\b)?[ \t:,-]*[ \t]+\S)")
 
 
-def log_times(text: str) -> set[tuple[int, int]]:
-    """Where the clock times that open a log's lines stand, (start, end) each."""
+@lru_cache(maxsize=2)
+def log_times(text: str) -> frozenset[tuple[int, int]]:
+    """Where the clock times that open a log's lines stand, (start, end) each. Kept for the
+    last two texts: propagation asks the guard about each span it adds, and a search of a
+    whole huge text per span took the product of the two."""
     found = [(m.start(1), m.end(1), int(m.group(1))) for m in _LINE_TIME.finditer(text)]
     if len(found) < 2 or all(v >= 1900 for _, _, v in found):
-        return set()
-    return {(a, b) for a, b, _ in found}
+        return frozenset()
+    return frozenset((a, b) for a, b, _ in found)
+
+
+def _opens_a_line(text: str, at: int) -> bool:
+    i = at
+    while i > 0 and text[i - 1] in " \t":
+        i -= 1
+    return i == 0 or text[i - 1] == "\n"
 
 
 def _time_after_date(text: str, span: Span) -> bool:
@@ -703,7 +713,8 @@ class ClinicalTermGuard:
         return False
 
     def filter(self, text: str, spans: Iterable[Span]) -> list[Span]:
-        times = log_times(text)
+        spans = list(spans)
+        times = log_times(text) if any(_opens_a_line(text, s.start) for s in spans) else frozenset()
         return [
             s for s in spans
             if (s.start, s.end) not in times
