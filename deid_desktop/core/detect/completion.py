@@ -218,11 +218,12 @@ _UNIT_WORD_END = re.compile(r"(?i:apt|apartment|unit|flat|suite|ste|#)\.?$")
 _UNIT_WORD_AFTER = re.compile(r",?[ \t]+[A-Za-z]")
 
 
-def _with_unit(text: str, s: Span) -> Span:
+def _with_unit(text: str, s: Span, nxt: Span | None) -> Span:
+    """Not where the unit is a span of its own already ("4410 Sassafras Pkwy" and "Suite 210")."""
     if not text[s.start : s.start + 1].isdigit():
         return s  # a street address starts with its number
     m = _UNIT_AFTER.match(text, s.end)
-    if m is None:
+    if m is None or (nxt is not None and nxt.start < m.end()):
         return s
     if _UNIT_WORD_END.search(text, s.start, s.end) or _UNIT_WORD_AFTER.match(text, s.end, m.end()):
         return s.with_(end=m.end())
@@ -308,7 +309,7 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
             s = _without_department(text, s)
             s = _without_possessive(text, s)  # a person's; an organisation keeps its own ("St Vincent's")
         if s.category is Category.LOCATION:
-            s = _with_unit(text, s)
+            s = _with_unit(text, s, ordered[i + 1] if i + 1 < len(ordered) else None)
         if s.category in _WORD_VALUES:
             s = _apostrophe_widened(text, s, ordered, i)
         if s.category not in COMPLETED:

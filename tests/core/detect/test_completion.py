@@ -324,3 +324,9 @@ def test_an_organisations_possessive_is_part_of_its_name():
     text = "a line cook at Gus's Diner; bell-ringer at St Wendreda's"
     spans = [span(text, "Gus's", Category.ORGANIZATION), span(text, "St Wendreda's", Category.ORGANIZATION)]
     assert found(text, spans) == ["Gus's", "St Wendreda's"]
+
+
+def test_a_unit_found_on_its_own_stays_its_own_span():
+    text = "Clinic, 4410 Sassafras Pkwy, Suite 210, Okemah"
+    spans = [span(text, "4410 Sassafras Pkwy", Category.LOCATION), span(text, "Suite 210", Category.LOCATION)]
+    assert found(text, spans) == ["4410 Sassafras Pkwy", "Suite 210"]
