@@ -167,8 +167,15 @@ _TITLE_WORD = re.compile(r"[A-Za-z]{3,}(?:ologist|ician|iatrist|ographer|apist|o
 
 # A clinician's role written in title case after a name: "Consultant Colorectal Surgeon",
 # "Clinical Nurse Specialist". Read as an organisation or a name; it names neither.
-_ROLE_HEAD = frozenset("surgeon physician registrar consultant specialist practitioner therapist nurse midwife pharmacist".split())
-_ROLE_WORDS = frozenset("consultant senior junior clinical specialist general advanced charge staff lead associate".split())
+_ROLE_HEAD = frozenset(
+    "surgeon physician registrar consultant specialist practitioner therapist nurse midwife pharmacist worker visitor "
+    "coordinator educator assistant officer dietitian dietician paramedic".split()
+)
+_ROLE_WORDS = frozenset(
+    "consultant senior junior clinical specialist general advanced charge staff lead associate health district community "
+    "practice public school mental occupational dental research ward theatre home visiting liaison discharge care "
+    "support social".split()
+)
 
 
 def _is_job_title(text: str, span: Span) -> bool:
@@ -177,10 +184,11 @@ def _is_job_title(text: str, span: Span) -> bool:
     parts = [p.strip(",.;:()") for p in text[span.start : span.end].split()]
     if not parts:
         return False
-    if span.category == Category.NAME and all(_TITLE_WORD.fullmatch(p) for p in parts):
-        return True
-    # the head ends it; the words before it say what kind ("Colorectal", "Clinical Nurse")
-    return parts[-1].casefold() in _ROLE_HEAD and all(
+    if all(_TITLE_WORD.fullmatch(p) for p in parts):
+        return True  # "Rheumatologist" read as a name or a body
+    # the head ends it ("Nurse", "Rheumatologist"); the words before it say what kind
+    # ("Colorectal", "Clinical Nurse", "Public Health Nurse", "Consultant Rheumatologist")
+    return (parts[-1].casefold() in _ROLE_HEAD or (len(parts) > 1 and _TITLE_WORD.fullmatch(parts[-1]))) and all(
         p.casefold() in _ROLE_WORDS or p.casefold() in _ROLE_HEAD or _TITLE_WORD.fullmatch(p) or p.islower() or _CLINICAL_ADJECTIVE.fullmatch(p)
         for p in parts[:-1]
     )

@@ -511,6 +511,10 @@ def test_a_profession_that_is_or_starts_a_job_stays(guard, text, value):
         ("Languages at home: Punjabi and English", "Punjabi", Category.LOCATION),
         ("Mr Abiodun, Consultant Vascular Surgeon, Ward 9", "Consultant Vascular Surgeon", Category.ORGANIZATION),
         ("reviewed by the Clinical Nurse Specialist today", "Clinical Nurse Specialist", Category.NAME),
+        ("Dr Oluwaseun Ashdown-Pryce\nConsultant Rheumatologist\nKettlewick", "Consultant Rheumatologist", Category.ORGANIZATION),
+        ("Sheree Matenga, Public Health Nurse, Eastern Bay", "Public Health Nurse", Category.ORGANIZATION),
+        ("Consultant Rheumatologist\nKettlewick General Hospital", "Rheumatologist", Category.ORGANIZATION),
+        ("Ruth Okonjo, Community Support Worker, rang", "Community Support Worker", Category.ORGANIZATION),
     ],
 )
 def test_languages_and_clinicians_roles_are_no_names_or_bodies(guard, text, value, category):
@@ -522,6 +526,9 @@ def test_languages_and_clinicians_roles_are_no_names_or_bodies(guard, text, valu
     [
         ("Seen with her daughter Karen today", "Karen", Category.NAME),  # a language too, but a first name
         ("Letter to Wellington Surgical Group", "Wellington Surgical Group", Category.ORGANIZATION),
+        ("Referred to Nurse Maude for dressings", "Nurse Maude", Category.ORGANIZATION),
+        ("Seen at Hillside Health Visitor Centre", "Hillside Health Visitor Centre", Category.ORGANIZATION),
+        ("Dr Kofi Ashworth-Mensah", "Kofi Ashworth-Mensah", Category.NAME),
     ],
 )
 def test_names_and_practices_near_those_words_stay(guard, text, value, category):

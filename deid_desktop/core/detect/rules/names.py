@@ -369,6 +369,12 @@ _RELATIVE = re.compile(
     rf"(?<![\w-])(?:{_RELATIONS}(?![\w-])[ \t]*[,:(]?|{_YOUNG})[ \t]*(?:(?i:named|called)[ \t]+)?"
     rf"(?P<n>{NAME}|[{LO}]{{2,}}(?:[ \t]+[{LO}]{{2,}})?)"
 )
+# Children listed with their ages in brackets after the word for them: "3 children (Tama 9,
+# Mereana 6 and baby Kiri)", "two sons (Liam 12, Noah 8)". Each name before an age is a child's.
+_CHILDREN_LIST = re.compile(
+    r"\b(?i:children|kids|sons|daughters|grandchildren|grandkids|siblings|tamariki|mokopuna|moko)\b[^()\n]{0,24}\(([^()\n]{3,120})\)"
+)
+_CHILD_WITH_AGE = re.compile(rf"(?<![\w'’-])(?P<n>{WORD})[ \t]*(?:,[ \t]*)?(?:aged[ \t]+)?\(?(?P<age>\d{{1,2}})[ \t]*(?:y|yo|yrs?|years?|m|mo|months?)?\)?(?![\w/.:])")
 # "Mere Parata (daughter)": the bracketed relation is found first, then the name before it.
 _BRACKETED_RELATION = re.compile(rf"\([ \t]*{_RELATIONS}[ \t]*\)")
 _NAME_BEFORE_BRACKET = re.compile(rf"(?<![\w'’-])(?P<n>{NAME})[ \t]*$")
@@ -400,6 +406,13 @@ class RelativeNameDetector(_NameRule):
             score = 0.85 if is_known_name(value.split()[0]) else 0.75
             if (s := self.name_span(text, start, end, "RELATIVE", score)) is not None:
                 out.append(s)
+        for c in _CHILDREN_LIST.finditer(text):
+            for m in _CHILD_WITH_AGE.finditer(text, c.start(1), c.end(1)):
+                k = _key(m["n"])
+                if k in stop or (k in encoder_words() and k not in first_names()):
+                    continue  # "Year 9", "Grade 3": ordinary words
+                if (s := self.name_span(text, m.start("n"), m.end("n"), "RELATIVE", 0.85)) is not None:
+                    out.append(s)
         for b in _BRACKETED_RELATION.finditer(text):
             m = _NAME_BEFORE_BRACKET.search(text, max(text.rfind("\n", 0, b.start()) + 1, b.start() - 60), b.start())
             if m is None:

@@ -292,3 +292,19 @@ def test_a_name_beside_a_role_in_brackets_is_a_staff_members(text, expected):
 )
 def test_a_department_or_a_grade_in_brackets_is_no_staff_name(text):
     assert texts("staff_name", text) == []
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("She has 3 children (Tama 9, Mereana 6 and baby Kiri).", ["Tama", "Mereana"]),
+        ("Two sons (Liam, 12 and Noah aged 8) live with their dad.", ["Liam", "Noah"]),
+    ],
+)
+def test_children_listed_with_their_ages_are_named(text, expected):
+    assert texts("relative_name", text) == expected
+
+
+def test_a_bracket_after_children_without_names_gives_none():
+    assert texts("relative_name", "Has 2 children (ages 4 and 7), both well.") == []
+    assert texts("relative_name", "children (Year 9, Year 6) at Kaiti School") == []
