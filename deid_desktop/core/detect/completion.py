@@ -321,18 +321,13 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
             start, end = s.start, s.end
         if s.category is Category.CONTACT and start > 0 and text[start - 1] == "(" and ")" in text[start:end] and "(" not in text[start:end]:
             start -= 1
-        prev = ordered[i - 1] if i > 0 else None
-        nxt = ordered[i + 1] if i + 1 < len(ordered) else None
-        if prev is not None and prev.category is not s.category and start < prev.end:
-            start = s.start
-        if nxt is not None and nxt.category is not s.category and end > nxt.start:
-            end = s.end
-        out.append(s if (start, end) == (s.start, s.end) else s.with_(start=start, end=end))
+        out.append(_widened(s, start, end, ordered, i))
     return _merge_same(_widen_organisations(text, sort_spans(out)))
 
 
-def _apostrophe_widened(text: str, s: Span, ordered: list[Span], i: int) -> Span:
-    start, end = _over_apostrophes(text, s.start, s.end)
+def _widened(s: Span, start: int, end: int, ordered: list[Span], i: int) -> Span:
+    """``s`` (``ordered[i]``) widened to ``start``-``end``, each side only where it does not
+    reach into a neighbour of another category."""
     prev = ordered[i - 1] if i > 0 else None
     nxt = ordered[i + 1] if i + 1 < len(ordered) else None
     if prev is not None and prev.category is not s.category and start < prev.end:
@@ -340,6 +335,10 @@ def _apostrophe_widened(text: str, s: Span, ordered: list[Span], i: int) -> Span
     if nxt is not None and nxt.category is not s.category and end > nxt.start:
         end = s.end
     return s if (start, end) == (s.start, s.end) else s.with_(start=start, end=end)
+
+
+def _apostrophe_widened(text: str, s: Span, ordered: list[Span], i: int) -> Span:
+    return _widened(s, *_over_apostrophes(text, s.start, s.end), ordered, i)
 
 
 _SPACES = re.compile(r"[ \t]+")

@@ -12,7 +12,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from deid_desktop.core.documents import apply_replacements
-from deid_desktop.core.documents.export import export_document, write_document
+from deid_desktop.core.documents.export import ExportWarning, export_document, write_document
 from deid_desktop.core.documents.ingest import load_document
 from deid_desktop.core.errors import ExportError
 
@@ -131,7 +131,9 @@ def test_page_count_and_sizes_are_kept_and_image_only_pages_stay(tmp_path):
     path = tmp_path / "mixed.pdf"
     path.write_bytes(data)
     doc = load_document(path)
-    out = write_document(doc, replacements_for(doc.text, {"Mere Parata": "Hone Walker"}), tmp_path / "mixed.deid.pdf")
+    # the second page is a picture with no text OCR can read: it is blacked out, and the user told so
+    with pytest.warns(ExportWarning, match="page 2: OCR read no text on it; it is blacked out"):
+        out = write_document(doc, replacements_for(doc.text, {"Mere Parata": "Hone Walker"}), tmp_path / "mixed.deid.pdf")
     with pikepdf.open(out) as pdf:
         assert len(pdf.pages) == 2
         assert [round(float(v), 2) for v in pdf.pages[1].MediaBox] == [0, 0, 595.28, 841.89]
