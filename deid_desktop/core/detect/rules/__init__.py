@@ -20,7 +20,7 @@ from ...spans import Span, merge_overlapping, snap_to_words, sort_spans
 from ..base import DETECTORS, Detector, register
 from ..guards import ClinicalTermGuard
 from ..inclusion import InclusionList
-from .common import RuleDetector, misread_regions, ocr_digits
+from .common import RuleDetector, misread_regions, ocr_misreads
 
 # Every module of this package holds rule classes that register themselves on import; all
 # are imported, so a new rule needs no import list (only its name in the default list).
@@ -76,15 +76,16 @@ class RuleSet(Detector):
 
     def detect(self, text: str) -> list[Span]:
         spans = [s for member in self.members for s in member.detect(text)]
-        read = ocr_digits(text)
-        if read != text:
+        misreads = ocr_misreads(text)
+        if misreads:
             # A scan's letters read for digits ("D0B O3/11/2O14"): the rules read the lines
             # around them again with them as digits, and what they find over such a letter
             # is kept.
-            changed = [i for i, (a, b) in enumerate(zip(text, read)) if a != b]
-            for lo, hi in misread_regions(text, read):
+            changed = sorted(at + k for at, word in misreads for k, ch in enumerate(word) if ch != text[at + k])
+            for lo, hi in misread_regions(text, misreads):
+                window = _with_reads(text, lo, hi, misreads)
                 for member in self.members:
-                    for s in member.detect(read[lo:hi]):
+                    for s in member.detect(window):
                         s = s.with_(start=s.start + lo, end=s.end + lo)
                         k = bisect.bisect_left(changed, s.start)
                         if k < len(changed) and changed[k] < s.end:
@@ -99,6 +100,17 @@ class RuleSet(Detector):
         snapped.sort(key=lambda s: -s.score)
         merged = merge_overlapping(snapped, text)
         return sort_spans(s.with_(source=self.name) for s in merged)
+
+
+def _with_reads(text: str, lo: int, hi: int, misreads: list[tuple[int, str]]) -> str:
+    """``text[lo:hi]`` with the misread words in it read as digits (same length)."""
+    parts, pos = [], lo
+    for at, word in misreads:
+        if lo <= at and at + len(word) <= hi:
+            parts += [text[pos:at], word]
+            pos = at + len(word)
+    parts.append(text[pos:hi])
+    return "".join(parts)
 
 
 def _inside_any(span: Span, ranges: list[tuple[int, int]]) -> bool:

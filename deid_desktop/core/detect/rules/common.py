@@ -98,31 +98,39 @@ _MISREAD = str.maketrans("OoIl", "0011")
 _DATE_SHAPE = re.compile(r"\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}")
 
 
+def _read_as_digits(word: str) -> str:
+    if sum(c.isdigit() for c in word) < 2 or word.isdigit():
+        return word
+    read = word.translate(_MISREAD)
+    if word[0] in "OoIl" and not _DATE_SHAPE.fullmatch(read):
+        read = word[0] + word[1:].translate(_MISREAD)
+    return read
+
+
+def ocr_misreads(text: str) -> list[tuple[int, str]]:
+    """Each word of digits with letters a scan read for them, as (start, the word read with
+    digits); none in most texts."""
+    out = []
+    for m in _DIGIT_WORD.finditer(text):
+        read = _read_as_digits(m.group())
+        if read != m.group():
+            out.append((m.start(), read))
+    return out
+
+
 def ocr_digits(text: str) -> str:
     """``text`` with O, o, I and l read as digits inside words of digits (same length, so
     offsets are the text's own)."""
-
-    def fix(m: re.Match[str]) -> str:
-        word = m.group()
-        if sum(c.isdigit() for c in word) < 2 or word.isdigit():
-            return word
-        read = word.translate(_MISREAD)
-        if word[0] in "OoIl" and not _DATE_SHAPE.fullmatch(read):
-            read = word[0] + word[1:].translate(_MISREAD)
-        return read
-
-    return _DIGIT_WORD.sub(fix, text)
+    return _DIGIT_WORD.sub(lambda m: _read_as_digits(m.group()), text)
 
 
-def misread_regions(text: str, read: str, reach: int = 160) -> list[tuple[int, int]]:
-    """The stretches of ``text`` around the letters ``ocr_digits`` read as digits, ``reach``
-    characters either side (widened to whitespace), overlapping ones joined: what the rules
-    read again, rather than the whole text."""
+def misread_regions(text: str, misreads: list[tuple[int, str]], reach: int = 160) -> list[tuple[int, int]]:
+    """The stretches of ``text`` around ``misreads`` (``ocr_misreads``), ``reach`` characters
+    either side (widened to whitespace), overlapping ones joined: what the rules read again,
+    rather than the whole text."""
     out: list[tuple[int, int]] = []
-    for i, (a, b) in enumerate(zip(text, read)):
-        if a == b:
-            continue
-        lo, hi = max(0, i - reach), min(len(text), i + reach)
+    for at, word in misreads:
+        lo, hi = max(0, at - reach), min(len(text), at + len(word) + reach)
         while lo > 0 and not text[lo - 1].isspace():
             lo -= 1
         while hi < len(text) and not text[hi].isspace():

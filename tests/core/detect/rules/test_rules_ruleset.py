@@ -13,7 +13,7 @@ from deid_desktop.core.detect.guards import ClinicalTermGuard
 from deid_desktop.core.detect.inclusion import InclusionList
 from deid_desktop.core.detect.lexicons import first_names, places, resources_dir, surnames
 from deid_desktop.core.detect.rules import RuleSet, default_rule_names
-from deid_desktop.core.detect.rules.common import ocr_digits
+from deid_desktop.core.detect.rules.common import ocr_digits, ocr_misreads
 
 NOTE = """DISCHARGE SUMMARY
 Patient: John Smith   MRN: 12345678   NHI: ZAC5361   DOB: 03/14/1950
@@ -179,7 +179,7 @@ def test_digits_a_scan_read_as_letters_are_still_found(text, value, category):
 
 def test_letters_beside_digits_that_are_letters_are_left_alone():
     text = "O2 at 10l/min via NP, K0WALCZYK seen in Ward lO. GMC O9248072, Hosp No I60571, ICD-10 I48.0"
-    assert ocr_digits(text) == text
+    assert ocr_digits(text) == text and ocr_misreads(text) == []
 
 
 def test_a_misread_date_far_into_a_long_text_is_found_where_it_stands():
