@@ -24,7 +24,7 @@ from typing import Iterable
 
 from ..categories import Category
 from ..spans import Span, sort_spans
-from .guards import DATE_THEN_TIME, job_end, log_times
+from .guards import DATE_THEN_TIME, DEPARTMENT, job_end, log_times
 
 # What may join the parts of one value without a space.
 _JOINER = "-/"
@@ -247,7 +247,8 @@ def _without_next_label(text: str, s: Span) -> Span:
 
 # A name that ran into the department in brackets after it ("Mr S. Venkatesan (Orthopaedics),
 # Dunmore Royal Infirmary"): the bracket opens in the span and the department is no name.
-_OPEN_DEPARTMENT = re.compile(r"[ \t]*\([ \t]*(?i:[a-z]+(?:ology|ologies|ics|iatry)|surgery|medicine|ED|A&E|ICU|O&G)[ \t]*\)?$")
+# The acronyms in capitals only: "Edward (Ed" is a nickname's bracket.
+_OPEN_DEPARTMENT = re.compile(rf"[ \t]*\([ \t]*(?:{DEPARTMENT}|ED|A&E|ICU|O&G)[ \t]*\)?$")
 
 
 def _without_department(text: str, s: Span) -> Span:

@@ -162,7 +162,11 @@ def _inside(rx: re.Pattern[str], text: str, span: Span, reach: int = 24) -> bool
 
 # A clinician's job title by its ending: "Histopathologist", "Physiotherapist", "Radiographer",
 # "Paediatrician". Read as a name when it follows one ("Dr Adeyemi, Consultant Histopathologist").
-_TITLE_WORD = re.compile(r"[A-Za-z]{3,}(?:ologist|ician|iatrist|ographer|apist|ometrist|ogist)s?")
+# A clinician's title ("Rheumatologist", "Podiatrist") and a department's name ("Cardiology",
+# "Orthopaedics", "Psychiatry"), read by this guard, the staff-name rule and completion.
+TITLE_WORD = r"[A-Za-z]{3,}(?:ologist|ician|iatrist|ographer|apist|ometrist|ogist)s?"
+DEPARTMENT = r"(?i:[a-z]+(?:ology|ologies|ics|iatry)|surgery|medicine)"
+_TITLE_WORD = re.compile(TITLE_WORD)
 
 
 # A clinician's role written in title case after a name: "Consultant Colorectal Surgeon",

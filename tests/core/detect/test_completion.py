@@ -262,6 +262,8 @@ def test_a_name_that_ran_into_the_department_in_brackets_after_it_ends_before_it
     assert found(text, [span(text, "S. Venkatesan (Orthopaedics", Category.NAME)]) == ["S. Venkatesan"]
     nickname = "Patient: Wilhelmina (Willa Mae) Oosthuizen"
     assert found(nickname, [span(nickname, "Wilhelmina (Willa", Category.NAME)]) == ["Wilhelmina (Willa"]
+    ed = "Seen with Edward (Ed) Marsh"
+    assert found(ed, [span(ed, "Edward (Ed", Category.NAME)]) == ["Edward (Ed"]  # a nickname, not the ED
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from typing import Iterator
 from ...categories import Category
 from ...spans import Span
 from ..base import register
-from ..guards import BED_WORDS
+from ..guards import BED_WORDS, DEPARTMENT, TITLE_WORD
 from ..lexicons import clinical_acronyms, encoder_words, first_names, name_words, not_names, surnames
 from .common import LO, UP, RuleDetector, after, before, keep_longest, trie_regex
 
@@ -408,8 +408,7 @@ class RelativeNameDetector(_NameRule):
                 out.append(s)
         for c in _CHILDREN_LIST.finditer(text):
             for m in _CHILD_WITH_AGE.finditer(text, c.start(1), c.end(1)):
-                k = _key(m["n"])
-                if k in stop or (k in encoder_words() and k not in first_names()):
+                if not _reads_as_a_name([_key(m["n"])]):
                     continue  # "Year 9", "Grade 3": ordinary words
                 if (s := self.name_span(text, m.start("n"), m.end("n"), "RELATIVE", 0.85)) is not None:
                     out.append(s)
@@ -437,7 +436,7 @@ _ROLE_WORDS = _labels(
     r"|technician|phlebotomist|orderly|porter|volunteer|coordinator|doctor|therapist"
 )
 _ROLE_ACRONYMS = trie_regex("OT SW RN EN RMN CPN HCA SLT GP RMO CNS NP PA MHSW AHP NA CSW".split(), ignore_case=False)
-_ROLE = rf"(?:(?i:{_ROLE_WORDS})|{_ROLE_ACRONYMS}|(?i:[a-z]{{3,}}(?:ologist|iatrist|apist|ician|ographer)))"
+_ROLE = rf"(?:(?i:{_ROLE_WORDS})|{_ROLE_ACRONYMS}|(?i:{TITLE_WORD}))"
 _ROLE_THEN_NAME = re.compile(rf"(?<![\w-]){_ROLE}[ \t]*\([ \t]*(?P<n>{NAME})[ \t]*\)")
 _NAME_THEN_ROLE = re.compile(rf"(?<![\w'’.-])(?P<n>{NAME})[ \t]*\([ \t]*{_ROLE}[ \t]*\)")
 # ... and the one to call, before an extension or a pager: "Call Gretchen @ ext 223".
@@ -446,7 +445,19 @@ _NAME_THEN_EXTENSION = re.compile(
 )
 _FIRST_WORD = re.compile(r"(\w+)[ \t]+")
 _ASKING = frozenset("call page contact ring phone text ask please paging via".split())
-_DEPARTMENT = re.compile(r"[a-z]+(?:ology|ologies|ics|iatry|surgery|medicine)")  # "Cardiology (Consultant)"
+_DEPARTMENT = re.compile(DEPARTMENT)  # "Cardiology (Consultant)"
+
+
+def _reads_as_a_name(keys: list[str]) -> bool:
+    """Whether words that context says are a person's (a role beside them, an age after them)
+    read as a name: none is a not-a-name word, a clinical acronym or a department, and one is a
+    listed name or no word of the encoder's vocabulary ("Physio (Outpatients)", "Year 9" are
+    ordinary words; "Kirsteen", "Mereana" are in no list and no vocabulary)."""
+    stop, acronyms, vocab = not_names(), clinical_acronyms(), encoder_words()
+    if not keys or any(k in stop or k.upper() in acronyms or _DEPARTMENT.fullmatch(k) for k in keys):
+        return False
+    firsts, lasts = first_names(), surnames()
+    return any(k not in vocab or k in firsts or k in lasts for k in keys if len(k) > 1)
 
 
 @register("staff_name")
@@ -455,20 +466,13 @@ class StaffNameDetector(_NameRule):
 
     def detect(self, text: str) -> list[Span]:
         out = []
-        stop, acronyms, vocab = not_names(), clinical_acronyms(), encoder_words()
-        firsts, lasts = first_names(), surnames()
         for rx in (_ROLE_THEN_NAME, _NAME_THEN_ROLE, _NAME_THEN_EXTENSION):
             for m in rx.finditer(text):
                 start, end = m.start("n"), m.end("n")
                 while (w := _FIRST_WORD.match(text, start, end)) is not None and w[1].casefold() in _ASKING:
                     start = w.end()  # "Call Gretchen", "Please page Dr Tan"
-                keys = [_key(w) for w in text[start:end].split()]
-                if not keys:
+                if not _reads_as_a_name([_key(w) for w in text[start:end].split()]):
                     continue
-                if any(k in stop or k.upper() in acronyms or _DEPARTMENT.fullmatch(k) for k in keys):
-                    continue
-                if not any(k not in vocab or k in firsts or k in lasts for k in keys if len(k) > 1):
-                    continue  # ordinary words: "Physio (Outpatients)"
                 if (s := self.name_span(text, start, end, "DOCTOR", 0.85)) is not None:
                     out.append(s)
         return keep_longest(out)
