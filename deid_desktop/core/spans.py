@@ -120,12 +120,14 @@ def merge_overlapping(spans: Iterable[Span], text: str | None = None, join_gap: 
             )
             if touching and s.category == last.category:
                 members = tuple(dict.fromkeys(last.members + s.members))
-                out[-1] = last.with_(
-                    end=max(last.end, s.end),
-                    score=max(last.score, s.score),
-                    members=members,
-                    validated=last.validated or s.validated,
+                end = max(last.end, s.end)
+                # Validated only where a validated span reaches over the whole: a surname
+                # validated after its title ("Dr Zbiciak") does not vouch for a longer guess
+                # merged with it ("Zbiciak, Tasman" of "Dr Zbiciak, Tasman Hospital").
+                validated = (last.validated and s.validated) or (last.validated and last.end >= end) or (
+                    s.validated and s.start <= last.start and s.end >= end
                 )
+                out[-1] = last.with_(end=end, score=max(last.score, s.score), members=members, validated=validated)
                 continue
             if s.start < last.end:  # true overlap of different categories
                 if (s.length, s.score) > (last.length, last.score):

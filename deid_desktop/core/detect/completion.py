@@ -149,9 +149,10 @@ def _without_greeting(text: str, s: Span) -> Span:
     return s.with_(start=m.end()) if m and m.end() < s.end else s
 
 
-# A date that took in the hour of a clock time after it ("Sat 9 Mar 07" of "[Sat 9 Mar 07:41]")
-# or the minutes of one before it ("20 19/3" of "16:20 19/3").
-_HOUR_AT_END = re.compile(r"[ \t]+(?:[01]?\d|2[0-3])$")
+# A date that took in the hour of a clock time after it ("Sat 9 Mar 07" of "[Sat 9 Mar 07:41]",
+# "NOV 20, 2024@09" of "NOV 20, 2024@09:14") or the minutes of one before it ("20 19/3" of
+# "16:20 19/3").
+_HOUR_AT_END = re.compile(r"(?:[ \t]+|[ \t]*@[ \t]*)(?:[01]?\d|2[0-3])$")
 _MINUTES_AT_START = re.compile(r"[0-5]\d[ \t]+")
 
 
@@ -200,13 +201,22 @@ _LAST_WORD = re.compile(r"[ \t]+([a-z]+)$")
 _NEXT_IS_CAPITAL = re.compile(r"[ \t]+[A-Z]")
 
 
+# Words that end no place's or organisation's name: "Harvey Milk Elementary in" of "... in
+# the fall" is the school.
+_NOT_A_PLACES_END = frozenset("a an the and or of to in on at by for from with as".split())
+_NEXT_LINE_IS_CAPITAL = re.compile(r"\s+[A-Z]")
+
+
 def _without_trailing_words(text: str, s: Span) -> Span:
     """Not where a capital follows: "Hauora a Toi" is one name (te reo Māori "a", "of"), and
-    the model stopped before its last part, which will be found on its own."""
-    if _NEXT_IS_CAPITAL.match(text, s.end):
+    the model stopped before its last part, which will be found on its own; for a place or an
+    organisation, not where one follows on the next line either ("Bank of" / "America")."""
+    place = s.category in (Category.LOCATION, Category.ORGANIZATION)
+    words_end = _NOT_A_PLACES_END if place else _NOT_A_NAMES_END
+    if (_NEXT_LINE_IS_CAPITAL if place else _NEXT_IS_CAPITAL).match(text, s.end):
         return s
     end = s.end
-    while (m := _LAST_WORD.search(text, s.start, end)) is not None and m.start() > s.start and m.group(1) in _NOT_A_NAMES_END:
+    while (m := _LAST_WORD.search(text, s.start, end)) is not None and m.start() > s.start and m.group(1) in words_end:
         end = m.start()
     return s if end == s.end else s.with_(end=end)
 
@@ -309,6 +319,8 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
             s = _without_next_label(text, s)
             s = _without_department(text, s)
             s = _without_possessive(text, s)  # a person's; an organisation keeps its own ("St Vincent's")
+        if s.category in (Category.LOCATION, Category.ORGANIZATION):
+            s = _without_trailing_words(text, s)
         if s.category is Category.LOCATION:
             s = _with_unit(text, s, ordered[i + 1] if i + 1 < len(ordered) else None)
         if s.category in _WORD_VALUES:

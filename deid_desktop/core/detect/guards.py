@@ -35,6 +35,14 @@ GUARDED_CATEGORIES = frozenset({Category.NAME, Category.LOCATION, Category.ORGAN
 
 # A lone eponym ("Foley", "Whipple") stays a name when a title stands before it: Dr Foley.
 _TITLE_BEFORE = re.compile(r"\b(?:Dr|Doctor|Mr|Mrs|Ms|Miss|Mx|Prof|Professor|Nurse|Sister)\.?\s+$", re.I)
+# So does an everyday word of the guard's after a word for a relative: "half-brother Kai (7)",
+# "daughter Aroha" (te reo Māori "food", "love", and names).
+_RELATIVE_BEFORE = re.compile(
+    r"(?<![\w-])(?:son|daughter|dtr|brother|bro|sister|sis|half-brother|half-sister|stepson|stepdaughter|stepbrother"
+    r"|stepsister|wife|husband|partner|mother|father|mum|mom|dad|grandson|granddaughter|niece|nephew|cousin|aunt|aunty"
+    r"|auntie|uncle|moko|mokopuna|child|baby|twin)[ \t]*[:,(]?[ \t]*$",
+    re.I,
+)
 _WORD = re.compile(r"[^\W\d_][\w'’]*")
 _POSSESSIVE = re.compile(r"(?:['’]s|s['’]|['’])$")
 
@@ -135,7 +143,16 @@ def _no_date_reading(value: str) -> bool:
 
 
 # A clock time or a range of them: "14:30-15:40", "(01:02 -> 05:48)". No part of one is a date.
-_TIME_RANGE = re.compile(r"(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?:\s*(?:-|–|->|to)\s*(?:[01]?\d|2[0-3]):[0-5]\d)?(?![\d:])")
+# A roster's or a log's range of four-digit times, "0730-0830", "1700-1730", unless a side
+# could be a year ("1939-1945", "2019-2021").
+_TIME_RANGE = re.compile(
+    r"(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?:\s*(?:-|–|->|to)\s*(?:[01]?\d|2[0-3]):[0-5]\d)?(?![\d:])"
+    r"|(?<![\w:/.-])(?!19|20)(?:[01]\d|2[0-3])[0-5]\d\s*(?:-|–|to)\s*(?!19|20)(?:[01]\d|2[0-3])[0-5]\d(?![\w:/.-])"
+)
+# A clock time with its unit, "found at approx 0630hrs", "1400 h": no date, place or number of anyone's.
+_CLOCK_HOURS = re.compile(r"(?<![\w:/.-])(?:[01]\d|2[0-3])[0-5]\d[ \t]?(?:hrs?|h)\b")
+# The day of the week before a time: "Mon  0730-0830" of a roster is a time, not a date.
+_WEEKDAY = re.compile(r"(?i:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?i:day)?\.?[ \t]+")
 # A gene variant in HGVS notation: "c.4388T>G", "p.Arg175His", "c.5266dupC".
 _HGVS = re.compile(r"\b[cgpmnr]\.[\w*>_+-]+")
 # A measurement just before a bracketed "n/m": a radiology image reference, "9 mm (5/44)".
@@ -160,11 +177,39 @@ def _inside(rx: re.Pattern[str], text: str, span: Span, reach: int = 24) -> bool
     return any(m.start() <= span.start and span.end <= m.end() for m in rx.finditer(text, lo, min(len(text), span.end + reach)))
 
 
+# Degrees and credentials written after a name ("Lorenzo Bevilacqua, MD, MPH", "Chaplain
+# B. Okoro-Vance, M.Div., BCC"): the name rules stop before them, and a name span of them
+# alone is no one's.
+CREDENTIALS = (
+    "MD", "M.D.", "DO", "RN", "NP", "PA-C", "MBChB", "MB ChB", "MBBS", "FRACP", "FRACS", "FRCP", "FRCS", "FRCSEd",
+    "FRANZCP", "FRNZCGP", "FRACGP", "FRCPC", "FACP", "FACS", "FRCA", "FANZCA", "PhD", "DNP", "CNS", "RM", "MRCP",
+    "MRCGP", "MRCS", "DPhil", "APRN", "LPN", "CNP", "PharmD", "DDS", "DMD", "DPT", "BPharm", "BPhty",
+    "M.Div.", "MDiv", "D.Min.", "BCC", "LCSW", "LICSW", "LMSW", "MSW", "PsyD", "DPM", "CNM", "CRNA", "FRCOphth",
+    "FRCR", "FRCPath", "MRCPsych", "CCC-SLP", "MPH",
+)
+_CREDENTIAL_KEYS = frozenset(c.replace(".", "").replace(" ", "").casefold() for c in CREDENTIALS)
+_CREDENTIAL_PARTS = re.compile(r"[^\s,;/]+")
+
+
+def _only_credentials(text: str, span: Span) -> bool:
+    """A name that is only degrees or credentials ("M.Div", "MD, MPH"). Places are left: "MD"
+    is Maryland too."""
+    if span.category != Category.NAME:
+        return False
+    parts = _CREDENTIAL_PARTS.findall(text, span.start, span.end)
+    return bool(parts) and all(p.replace(".", "").casefold() in _CREDENTIAL_KEYS for p in parts)
+
+
 # A clinician's job title by its ending: "Histopathologist", "Physiotherapist", "Radiographer",
 # "Paediatrician". Read as a name when it follows one ("Dr Adeyemi, Consultant Histopathologist").
 # A clinician's title ("Rheumatologist", "Podiatrist") and a department's name ("Cardiology",
-# "Orthopaedics", "Psychiatry"), read by this guard, the staff-name rule and completion.
-TITLE_WORD = r"[A-Za-z]{3,}(?:ologist|ician|iatrist|ographer|apist|ometrist|ogist)s?"
+# "Orthopaedics", "Psychiatry"), read by this guard, the staff-name rule and completion; and the
+# other health professions by name ("Denturist", "Hygienist", "Chiropractor").
+TITLE_WORD = (
+    r"(?:[A-Za-z]{3,}(?:ologist|ician|iatrist|ographer|apist|ometrist|ogist)s?"
+    r"|(?i:(?:dent|dentur|hygien|orthodont|orthopt|prosthet|orthot|pharmac|phlebotom|anaesthet|anesthet|nutrition"
+    r"|acupunctur|chiropod)ists?|(?:chiropractor|osteopath|naturopath)s?))"
+)
 DEPARTMENT = r"(?i:[a-z]+(?:ology|ologies|ics|iatry)|surgery|medicine)"
 _TITLE_WORD = re.compile(TITLE_WORD)
 
@@ -324,11 +369,17 @@ def _is_not_anyones(text: str, span: Span) -> bool:
     return False
 
 
-# A date with its year, then a clock time of four digits ("12/02/25 0915", "14/11/2025 @ 1602"):
-# message logs and result headers stamp each entry so, and a model reads the time as an ID.
+# A date, then a clock time ("12/02/25 0915", "14/11/2025 @ 1602", "NOV 20, 2024@09:31:07",
+# "21/11 0215"): message logs, result headers and EHR note headers stamp each entry so, and a
+# model reads the time as an ID or as more of the date. A date without its year takes only a
+# time that cannot be a year ("21/11 0215", not "21/11 2019").
+_STAMP_SEP = r"(?:[ \t]+(?:at[ \t]+|@[ \t]*)?|[ \t]*@[ \t]*)"
+_NOT_A_YEAR = r"(?:(?:0\d|1[0-8])[0-5]\d|2[1-3][0-5]\d|(?:[01]?\d|2[0-3]):[0-5]\d)(?![\w/.-])"
 DATE_THEN_TIME = re.compile(
-    r"(?P<date>\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|\d{1,2}[ \t]+[A-Za-z]{3,9}\.?[ \t]+\d{4}|\d{4}-\d{2}-\d{2})"
-    r"[ \t]+(?:at[ \t]+|@[ \t]*)?(?P<time>(?:[01]\d|2[0-3]):?[0-5]\d)(?:[ \t]*(?:h|hrs?))?(?![\w:/.-])"
+    r"(?P<date>\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|\d{1,2}[ \t]+[A-Za-z]{3,9}\.?[ \t]+\d{4}|\d{4}-\d{2}-\d{2}"
+    r"|[A-Za-z]{3,9}\.?[ \t]+\d{1,2},?[ \t]+\d{4}"
+    rf"|\d{{1,2}}/\d{{1,2}}(?={_STAMP_SEP}{_NOT_A_YEAR}))"
+    rf"{_STAMP_SEP}(?P<time>(?:[01]\d|2[0-3])[0-5]\d|(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?)(?:[ \t]*(?:h|hrs?))?(?![\w:/.-])"
 )
 
 
@@ -379,8 +430,11 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
             return True
     if _time_after_date(text, span):
         return True
+    if _inside(_CLOCK_HOURS, text, span):
+        return True
     if span.category == Category.DATE:
-        if _inside(_TIME_RANGE, text, span):
+        day = _WEEKDAY.match(text, span.start, span.end)
+        if _inside(_TIME_RANGE, text, span if day is None else span.with_(start=day.end())):
             return True
         if _SLASH_PAIR.fullmatch(value) and text[span.end : span.end + 1] == ")" and _MEASURED_BEFORE.search(text, max(0, span.start - 40), span.start):
             return True
@@ -416,10 +470,14 @@ _ET_AL_AFTER = re.compile(r"\s*(?:et\.?\s*al\b|and\s+colleagues\b|\(\d{4}\))")
 
 def _is_not_a_persons_number(text: str, span: Span) -> bool:
     """Numbers and names that point elsewhere: the numerator of a fraction read as an age
-    ("6" of "6/52"), a section of an act ("s.28"), a count of people ("4 children"), a count
-    of times ("CABG x3"), a temperature ("28F outside"), a cited author ("Cooper et al.")."""
+    ("6" of "6/52"), a pregnancy's weeks ("36+2"), a section of an act ("s.28"), a count of
+    people ("4 children"), a count of times ("CABG x3"), a numbered item read as a date
+    ("MenB (2)"), a temperature ("28F outside"), a cited author ("Cooper et al."), an
+    electronic signature's mark ("/es/")."""
     value = text[span.start : span.end]
     if span.category == Category.NAME:
+        if value.casefold() in ("s", "es") and text[span.start - 1 : span.start] == "/" and text[span.end : span.end + 1] == "/":
+            return True  # the mark of a signature, "/es/ MARISOL J GUTIERREZ-FALK", "/s/"
         return _ET_AL_AFTER.match(text, span.end) is not None
     if span.category not in (Category.AGE, Category.DATE, Category.ID):
         return False
@@ -435,7 +493,11 @@ def _is_not_a_persons_number(text: str, span: Span) -> bool:
     if span.category == Category.AGE:
         if re.match(r"\s*/\s*\d", text[span.end : span.end + 4]):
             return True
+        if re.match(r"\+\d", text[span.end : span.end + 2]):
+            return True  # weeks and days of a pregnancy: "G2P1, 36+2"
         return _PEOPLE_AFTER.match(text, span.end) is not None
+    if span.category == Category.DATE and len(value) <= 2 and text[span.end : span.end + 1] == ")":
+        return True  # a dose or item number, "6-in-1 (2)", "1) ...": a day alone is written "the 2nd"
     return False
 
 
@@ -721,7 +783,8 @@ class ClinicalTermGuard:
                     return True
         words = _WORD.findall(text, start, end)
         if words and all(self._is_bare_term(w) for w in words):
-            return not _TITLE_BEFORE.search(text[max(0, start - 20) : start])
+            ahead = text[max(0, start - 20) : start]
+            return not (_TITLE_BEFORE.search(ahead) or (words[0][0].isupper() and _RELATIVE_BEFORE.search(ahead)))
         return False
 
     def filter(self, text: str, spans: Iterable[Span]) -> list[Span]:
@@ -739,6 +802,7 @@ class ClinicalTermGuard:
             and not _is_a_habit(text, s)
             and not _is_not_a_persons_number(text, s)
             and not _only_acronyms(text, s)
+            and not _only_credentials(text, s)
             and not _is_no_job(text, s)
             and not (s.category == Category.ORGANIZATION and _only_kind_word(text[s.start : s.end]))
             and not _only_function_words(text, s)

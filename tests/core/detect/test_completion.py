@@ -159,6 +159,9 @@ def test_a_name_that_starts_like_a_greeting_stays_whole():
         ("12/02/25 1040  TP: LM on home #", "12/02/25 1040", "12/02/25"),
         ("Reported: 14/11/2025 @ 1602 by", "14/11/2025 @ 1602", "14/11/2025"),
         ("Sent: 03 March 2024 09:12", "03 March 2024 09:12", "03 March 2024"),
+        ("ENTRY DATE: NOV 20, 2024@09:31:07", "NOV 20, 2024@09:31:07", "NOV 20, 2024"),  # a VA note's header
+        ("21/11 0215 ph call from pt", "21/11 0215", "21/11"),  # no year: a time that cannot be one
+        ("9/30/2023 8:12 called back", "9/30/2023 8:12", "9/30/2023"),
     ],
 )
 def test_a_date_found_with_its_clock_time_keeps_the_date_alone(text, value, date):
@@ -168,6 +171,8 @@ def test_a_date_found_with_its_clock_time_keeps_the_date_alone(text, value, date
 def test_a_date_that_only_looks_like_one_with_a_time_stays_whole():
     text = "Seen 12 March 2019, reviewed 2/3/2020"
     assert found(text, [span(text, "12 March 2019", Category.DATE), span(text, "2/3/2020", Category.DATE)]) == ["12 March 2019", "2/3/2020"]
+    year = "Seen 21/11 2019 in clinic"  # a day and month, then the year: no clock time
+    assert found(year, [span(year, "21/11 2019", Category.DATE)]) == ["21/11 2019"]
 
 
 @pytest.mark.parametrize(
@@ -180,6 +185,19 @@ def test_a_date_that_only_looks_like_one_with_a_time_stays_whole():
 )
 def test_a_word_of_the_sentence_after_a_name_is_not_part_of_it(text, value, name):
     assert found(text, [span(text, value, Category.NAME)]) == [name]
+
+
+@pytest.mark.parametrize(
+    "text, value, category, kept",
+    [
+        ("Starts pre-K at Harvey Milk Elementary in\nthe fall.", "Harvey Milk Elementary in", Category.ORGANIZATION, "Harvey Milk Elementary"),
+        ("Moved to Ashburton in the spring", "Ashburton in the", Category.LOCATION, "Ashburton"),
+        ("Works at Bank of\nAmerica downtown", "Bank of", Category.ORGANIZATION, "Bank of"),  # the name goes on
+        ("Toi Te Ora, Hauora a Toi", "Hauora a", Category.ORGANIZATION, "Hauora a"),
+    ],
+)
+def test_a_word_of_the_sentence_after_a_place_or_organisation_is_not_part_of_it(text, value, category, kept):
+    assert found(text, [span(text, value, category)]) == [kept]
 
 
 @pytest.mark.parametrize(
@@ -270,6 +288,7 @@ def test_a_name_that_ran_into_the_department_in_brackets_after_it_ends_before_it
     "text, value, date",
     [
         ("[Sat 9 Mar 07:41] FROM +64 21 884", "Sat 9 Mar 07", "Sat 9 Mar"),
+        ("DATE OF NOTE: NOV 20, 2024@09:14  ENTRY", "NOV 20, 2024@09", "NOV 20, 2024"),
         ("phoned to Dr Vukovich at 16:20 19/3 by Darcy (RN).", "20 19/3", "19/3"),
     ],
 )

@@ -342,6 +342,14 @@ def test_whole_span_acceptance_stops_at_a_layout_gap():
     assert [text[s.start : s.end] for s in e.detect(text)] == ["Aroha Ngata"]
 
 
+def test_a_span_across_two_cells_of_a_row_is_output_as_two():
+    text = "MMR (1)            02/2024        MM1182\n"
+    across = Span(*at(text, "1)            02/2024"), Category.DATE, "OTHER", 0.9, "a")  # a model's, over the gap
+    date = Span(*at(text, "02/2024"), Category.DATE, "OTHER", 0.9, "b")
+    e = ens("union", {"a": [across], "b": [date]})
+    assert [text[s.start : s.end] for s in e.detect(text)] == ["1", "02/2024"]
+
+
 class Stepwise(Fixed):
     """A member that, like a transformer, reports how far it is through its batches."""
 

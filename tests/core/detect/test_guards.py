@@ -43,6 +43,7 @@ def span_of(text: str, word: str, category: Category = Category.NAME, nth: int =
     ("Apgar 9 at five minutes.", "Apgar", Category.NAME),
     ("Foley inserted.", "Foley", Category.NAME),
     ("Started on Lasix 40 mg.", "Lasix", Category.NAME),
+    ("Tolerating kai well, whanau visiting.", "kai", Category.NAME),  # food, not the brother
     ("Seen at the Wells score clinic.", "Wells", Category.ORGANIZATION),
     ],
 )
@@ -58,6 +59,7 @@ def test_spans_inside_clinical_terms_are_dropped(guard, text, word, category):
     ("Mr Parkinson attended clinic.", "Parkinson"),  # no possessive: the surname
     ("Mrs Down is well.", "Down"),
     ("Glasgow is where she lives.", "Glasgow"),
+    ("Lives with mom and half-brother Kai (7).", "Kai"),  # an everyday te reo word after a relative
     ],
 )
 def test_people_and_places_outside_clinical_terms_stay(guard, text, word):
@@ -257,6 +259,9 @@ def test_a_record_number_on_an_ordinary_line_stays(guard):
         ("GP MANAGEMENT PLAN (GPMP) -- MBS item 721   +   TCA", "721", Category.CONTACT),  # no label
         ("L BC       10    10   10   15   30   45   --", "30   45", Category.ID),  # table cells
         ("   L BC       10    10   10   15   30   45   --", "10   10   15   30", Category.CONTACT),  # as a phone
+        ("Mon  0730-0830  Shower/dress      carer: P", "Mon  0730-0830", Category.DATE),  # a roster's shift
+        ("Mon  1700-1730  Meds prompt", "1700-1730", Category.DATE),
+        ("found by neighbour at approx 0630hrs.", "0630hrs", Category.LOCATION),  # a clock time
     ],
 )
 def test_shapes_that_are_never_phi(guard, text, value, category):
@@ -267,6 +272,8 @@ def test_shapes_that_are_never_phi(guard, text, value, category):
     "text, value, category",
     [
         ("Seen 14/03/2023 at 14:30 by the team", "14/03/2023", Category.DATE),
+        ("Served in the army 1939-1945, then farmed", "1939-1945", Category.DATE),  # years, not times
+        ("Roster from Mon 25/11", "Mon 25/11", Category.DATE),
         ("Right hilar node seen on 4/5 (2024)", "4/5", Category.DATE),  # not after a measurement
         ("Patient is 15 years old", "15", Category.AGE),
         ("a 6 yr old boy, quiet", "6", Category.AGE),
@@ -442,6 +449,12 @@ def test_dates_written_like_fractions_stay(guard, text, value):
         ("Prior CABG x4 in the nineties", "x4", Category.ID),
         ("Walked in the snow, 25F outside this morning", "25F", Category.AGE),
         ("as described by Hartley et al. in the trial", "Hartley", Category.NAME),
+        ("ph call from pt (G2P1, 36+2) - SROM?", "36", Category.AGE),  # weeks of a pregnancy
+        ("6-in-1 (2)         11/04/23       AB5521C", "2", Category.DATE),  # a vaccine's dose
+        ("1) Chest pain\n2) Dyspnoea", "1", Category.DATE),
+        ("/es/ MARISOL J GUTIERREZ-FALK\nRN CARE MANAGER", "es", Category.NAME),  # a VA note's signature mark
+        ("- Chaplain Bartholomew Okoro-Vance, M.Div., BCC", "M.Div", Category.NAME),  # a degree
+        ("Lorenzo Bevilacqua, MD, MPH\nBoard Certified", "MD, MPH", Category.NAME),
     ],
 )
 def test_references_counts_temperatures_and_cited_authors_are_no_phi(guard, text, value, category):
@@ -454,6 +467,10 @@ def test_references_counts_temperatures_and_cited_authors_are_no_phi(guard, text
         ("Patient 64F, DOB 02/02/1960, seen today", "64F", Category.AGE),
         ("Lives with her 2 children; she is 34", "34", Category.AGE),
         ("Seen with Dr Hartley in clinic", "Hartley", Category.NAME),
+        ("Mother: Angharad (61), well", "61", Category.AGE),  # an age in brackets is one
+        ("aged 80+ and frail", "80", Category.AGE),
+        ("Seen at Johns Hopkins, Baltimore, MD 21287", "MD", Category.LOCATION),  # Maryland
+        ("Referred by Dr Phd Nguyen", "Phd Nguyen", Category.NAME),
     ],
 )
 def test_ages_and_names_beside_those_shapes_stay(guard, text, value, category):
@@ -515,6 +532,9 @@ def test_a_profession_that_is_or_starts_a_job_stays(guard, text, value):
         ("Sheree Matenga, Public Health Nurse, Eastern Bay", "Public Health Nurse", Category.ORGANIZATION),
         ("Consultant Rheumatologist\nKettlewick General Hospital", "Rheumatologist", Category.ORGANIZATION),
         ("Ruth Okonjo, Community Support Worker, rang", "Community Support Worker", Category.ORGANIZATION),
+        ("Referred by Denturist (Glen) at Smile Right", "Denturist", Category.NAME),
+        ("Next appt with Hygienist Tracey", "Hygienist", Category.NAME),
+        ("Sees a Chiropractor weekly", "Chiropractor", Category.ORGANIZATION),
     ],
 )
 def test_languages_and_clinicians_roles_are_no_names_or_bodies(guard, text, value, category):
@@ -630,6 +650,8 @@ def test_ages_and_names_near_those_shapes_stay(guard, text, value, category):
         ("12/03/25 0902  TP: called pt", "0902", Category.ID),
         ("Reported: 14/11/2025 @ 1602 by", "1602", Category.CONTACT),
         ("Sent: 03 March 2024 0912", "0912", Category.ID),
+        ("21/11 0340 reviewed by Dr T, SROM confirmed", "0340", Category.ID),
+        ("DATE OF NOTE: NOV 20, 2024@0914", "0914", Category.ID),
     ],
 )
 def test_a_clock_time_stamped_after_a_date_is_no_identifier(guard, text, value, category):
@@ -643,6 +665,7 @@ def test_a_clock_time_stamped_after_a_date_is_no_identifier(guard, text, value, 
         ("MRN 0915 seen 12/02/25", "0915"),  # a number before the date, not after it
         ("12/02/25 09152 entered", "09152"),  # five digits: no clock time
         ("12/02/25 2561 units", "2561"),  # no such hour
+        ("Seen 21/11 2019 then", "2019"),  # no year before it: a year, not a time
     ],
 )
 def test_numbers_that_are_not_a_time_after_a_date_stay(guard, text, value):

@@ -90,6 +90,9 @@ def accept_whole(
 # A line break, a tab or a run of spaces: the gap between two cells of a table or two fields
 # of a form, which a model's span sometimes runs across ("49  152/88   106i" in a vitals row).
 _LAYOUT_GAP = re.compile(r"\n|\r|\t| {2,}")
+# A tab or a run of three spaces or more: two cells of a row ("MMR (1)            02/2024").
+# A member span across one joins no words (two spaces follow many a full stop).
+_COLUMN_GAP = re.compile(r"\t| {3,}")
 
 
 def _segments(text: str, toks: list[tuple[int, int]], idx: range) -> list[list[int]]:
@@ -134,7 +137,8 @@ def rebuild_spans(
     """Group consecutive PHI words of one category into spans. Two words join when one member
     span of that category covers both, or when only spaces (no line break) separate them and
     the deciding spans agree on the fine type ("Leeds" CITY and "LS6 2PQ" ZIP stay apart, so
-    each gets a surrogate of its own kind). Span edges then widen over non-word characters
+    each gets a surrogate of its own kind); never across a column gap, whatever covers it.
+    Span edges then widen over non-word characters
     that a member of the same category included (the "(" of "(09) 555 1234"), never over
     other words."""
     index = _SpanIndex(by_member)
@@ -147,7 +151,7 @@ def rebuild_spans(
             pd = decided[last]
             if last == t - 1 and pd is not None and pd.category == d.category:
                 gap = text[toks[last][1] : toks[t][0]]
-                covered = index.covers(d.category, toks[last][0], toks[t][1])
+                covered = index.covers(d.category, toks[last][0], toks[t][1]) and not _COLUMN_GAP.search(gap)
                 spaces_only = gap.strip(" \t") == "" and "\n" not in gap and "\r" not in gap
                 if covered or (spaces_only and pd.span.fine == d.span.fine):
                     groups[-1].append(t)

@@ -14,7 +14,7 @@ from typing import Iterator
 from ...categories import Category
 from ...spans import Span
 from ..base import register
-from ..guards import BED_WORDS, DEPARTMENT, TITLE_WORD
+from ..guards import BED_WORDS, CREDENTIALS, DEPARTMENT, TITLE_WORD
 from ..lexicons import clinical_acronyms, encoder_words, first_names, name_words, not_names, surnames
 from .common import LO, UP, RuleDetector, after, before, keep_longest, trie_regex
 
@@ -24,14 +24,14 @@ _INITIAL = rf"[{UP}](?:\.[ \t]*|[ \t]+)"
 _PARTICLE = r"(?:van|von|de|der|den|da|di|du|la|le|del|della|bin|binti|ibn|al|el|ter|ten|dos|das)"
 NAME = rf"(?:{_PARTICLE}[ \t]+){{0,2}}(?:{_INITIAL}){{0,3}}{WORD}(?:[ \t]+(?:{_PARTICLE}[ \t]+){{0,2}}(?:{_INITIAL}){{0,2}}{WORD}){{0,3}}"
 _LAST_FIRST = rf"{WORD},[ \t]*{WORD}(?:[ \t]+[{UP}]\b\.?)?"
-TITLES = "Dr Doctor Mr Mrs Ms Miss Mx Prof Professor Nurse Sister Sr Matron Midwife Rev Reverend Sir Dame Master".split()
+# Police and service ranks name an officer as a title does, "Sen Const. Kylie Brannigan #8812",
+# and so do the clergy's, "Chaplain Bartholomew Okoro-Vance".
+_RANKS = "Const Constable Sgt Sergeant Det Detective Insp Inspector Cpl Corporal Capt Captain Lt Officer".split()
+_CLERGY = "Chaplain Pastor Rabbi Imam".split()
+TITLES = "Dr Doctor Mr Mrs Ms Miss Mx Prof Professor Nurse Sister Sr Matron Midwife Rev Reverend Sir Dame Master".split() + _RANKS + _CLERGY
 _TITLE = trie_regex(TITLES + [t.upper() for t in TITLES], ignore_case=False)
+_RANK_KEYS = frozenset(r.casefold() for r in _RANKS)
 _CLINICIAN_TITLES = {"dr", "doctor", "prof", "professor", "nurse", "sister", "sr", "matron", "midwife"}
-CREDENTIALS = (
-    "MD", "M.D.", "DO", "RN", "NP", "PA-C", "MBChB", "MB ChB", "MBBS", "FRACP", "FRACS", "FRCP", "FRCS", "FRCSEd",
-    "FRANZCP", "FRNZCGP", "FRACGP", "FRCPC", "FACP", "FACS", "FRCA", "FANZCA", "PhD", "DNP", "CNS", "RM", "MRCP",
-    "MRCGP", "MRCS", "DPhil", "APRN", "LPN", "CNP", "PharmD", "DDS", "DMD", "DPT", "BPharm", "BPhty",
-)
 _CREDENTIALS = "(?:" + "|".join(re.escape(c) for c in sorted(CREDENTIALS, key=len, reverse=True)) + ")"
 _CREDENTIAL_WORDS = frozenset(c.rstrip(".").casefold() for c in CREDENTIALS)
 _TOKEN = re.compile(r"\S+")
@@ -101,7 +101,11 @@ class _NameRule(RuleDetector):
         self, text: str, start: int, end: int, fine: str, score: float, known: bool = False
     ) -> Span | None:
         """The trimmed name as a span; with ``known`` one word must be in the name lists (a
-        field such as "Patient:" is as often followed by "Alert and oriented")."""
+        field such as "Patient:" is as often followed by "Alert and oriented"). A name ends at
+        a column gap: "Ms Ottilie Brannagh   Hosp No:" is "Ottilie Brannagh"."""
+        gap = _COLUMN_GAP.search(text, start, end)
+        if gap is not None:
+            end = gap.start()
         cut = trim_name(text, start, end)
         if cut is None:
             return None
@@ -113,6 +117,7 @@ class _NameRule(RuleDetector):
         return self.span(s, e, Category.NAME, fine, score)
 
 
+_COLUMN_GAP = re.compile(r"\t| {2,}")
 _TITLED = re.compile(rf"(?<![\w.])(?P<t>{_TITLE})\b\.?[ \t]+(?P<n>{NAME})")
 
 
@@ -128,7 +133,7 @@ class TitledNameDetector(_NameRule):
                 continue  # "45 Smith Dr Auckland": Drive, not Doctor
             if title in _CLINICIAN_TITLES:
                 fine = "DOCTOR"
-            elif title in ("rev", "reverend"):
+            elif title in ("rev", "reverend", "chaplain", "pastor", "rabbi", "imam") or title in _RANK_KEYS:
                 fine = "OTHER"
             else:
                 # UK surgeons are "Mr"; otherwise Mr / Mrs is most often the patient.
@@ -136,6 +141,14 @@ class TitledNameDetector(_NameRule):
                 fine = "DOCTOR" if _SURGEON_AFTER.search(rest) else "PATIENT"
             score = 0.9 if fine == "DOCTOR" or title in ("rev", "reverend") else 0.8
             if (s := self.name_span(text, m.start("n"), m.end("n"), fine, score)) is not None:
+                # A title, then words that read as a name ("Mrs. Gutowski's class", which the
+                # models passed over): validated. Not a title in capitals before a word that is
+                # not ("MS Contin" is a drug), nor words across a comma ("Dr Zbiciak, Tasman
+                # Hospital": the name ends at it).
+                if (not m["t"].isupper() or text[s.start : s.end].isupper()) and "," not in text[s.start : s.end] and _reads_as_a_name(
+                    [_key(w) for w in text[s.start : s.end].split()]
+                ):
+                    s = s.with_(validated=True)
                 out.append(s)
         return out
 
@@ -235,7 +248,7 @@ _CLOSING = re.compile(
 _SIGNATURE_LINE = re.compile(rf"[ \t]*(?:(?:{_TITLE})\b\.?[ \t]+)?(?P<n>{NAME})")
 # Credentials are rare, names common: find the credential, then the name just before it.
 _CREDENTIAL = re.compile(rf"(?<=[ \t,]){_CREDENTIALS}(?![\w])")
-_NAME_BEFORE_CREDENTIAL = re.compile(rf"(?<![\w.'’-])(?P<n>{NAME}),?[ \t]+$")
+_NAME_BEFORE_CREDENTIAL = re.compile(rf"(?<![\w.'’-])(?:(?:{_TITLE})\b\.?[ \t]+)?(?P<n>{NAME}),?[ \t]+$")
 _INITIALS_LINE = re.compile(rf"(?m)^[ \t]*(?:(?:{_TITLE})\b\.?[ \t]+)?(?P<n>(?:[{UP}]\.[ \t]?){{1,2}}{WORD})[ \t]*$")
 # A writer's initials closing a note or a message: alone on its line ("TG", "-DR") or after
 # the last sentence ("... sent by SMS. SM"), with nothing but a blank line, a rule of dashes
@@ -243,6 +256,16 @@ _INITIALS_LINE = re.compile(rf"(?m)^[ \t]*(?:(?:{_TITLE})\b\.?[ \t]+)?(?P<n>(?:[
 # 4471", "JK ext 2290"). Clinical abbreviations and heading words are not taken.
 _SIGNOFF_INITIALS = re.compile(r"(?m)(?:^[ \t]*[-–—~]?[ \t]*|(?<=[.!?)])[ \t]+[-–—~]?[ \t]*)(?P<n>[A-Z]{2,4})[ \t]*$")
 _AFTER_SIGNOFF = re.compile(r"[ \t]*(?:\Z|\n[ \t]*(?:\n|\Z|[-=_*~]{3,}))")
+# A letter's typist in brackets after the dictation or typing date, "Typed: 18/10/2024 (sw)",
+# and a UK letter's reference of the author's and the typist's initials, "Our ref: IOH/sw".
+_TYPED_INITIALS = re.compile(
+    r"\b(?i:typed|transcribed|dictated|dict|tx)\b[ \t]*(?i:by)?[ \t]*:?[ \t]*(?:\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}[ \t]*)?"
+    r"\([ \t]*(?P<n>[A-Za-z]{2,3})[ \t]*\)"
+)
+_LETTER_REF = re.compile(
+    r"(?<![\w.])(?i:(?:our|your|my)[ \t]+)?(?i:ref|reference)\b\.?[ \t]*(?i:no\.?)?[ \t]*:[ \t]*"
+    r"(?P<a>[A-Z]{2,4})[ \t]*/[ \t]*(?P<b>[A-Za-z]{2,4})(?![\w/])"
+)
 _INITIALS_BEFORE_NUMBER = re.compile(r"(?<![\w/])(?P<n>[A-Z]{2,3})[ \t]*(?:/[ \t]*)?(?=(?:bleep|ext|extn|pager)\b\.?[ \t]*:?[ \t]*\d)", re.I)
 # A message or phone log: lines stamped with a date (and a time). Staff sign each entry with
 # their initials, as a speaker tag after the stamp ("12/02/25 1040  TP: LM on home #") or at
@@ -312,6 +335,15 @@ class SignatureNameDetector(_NameRule):
         for m in _INITIALS_BEFORE_NUMBER.finditer(text):
             if m["n"].isupper() and plain(m["n"]):
                 yield self.span(m.start("n"), m.end("n"), Category.NAME, "DOCTOR", 0.8, validated=True)
+        for m in _TYPED_INITIALS.finditer(text):
+            if plain(m["n"].upper()) and plain(m["n"]):
+                yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
+        for m in _LETTER_REF.finditer(text):
+            if any(m[g] in _ROLE_INITIALS for g in ("a", "b")):
+                continue  # "Ref: GP/OT": services
+            for g in ("a", "b"):
+                if plain(m[g].upper()) and plain(m[g]):
+                    yield self.span(m.start(g), m.end(g), Category.NAME, "DOCTOR" if g == "a" else "OTHER", 0.8, validated=True)
         yield from self._log_initials(text, plain)
 
     def _log_initials(self, text: str, plain) -> Iterator[Span]:
@@ -360,7 +392,8 @@ _RELATIONS = _labels(
     r"|grandma|grandpa|nana|nan|granny|koro|kuia|fiance|fiancee|fiancé|fiancée|girlfriend|boyfriend|friend"
     r"|neighbour|neighbor|flatmate|carer|caregiver|guardian|stepson|stepdaughter|stepmother|stepfather"
     r"|son-in-law|daughter-in-law|mother-in-law|father-in-law|brother-in-law|sister-in-law|whanau|whānau"
-    r"|next of kin|nok|parent|twin|ex-wife|ex-husband|widow|widower"
+    r"|next of kin|nok|parent|twin|ex-wife|ex-husband|widow|widower|half-brother|half-sister|stepbrother"
+    r"|stepsister|step-brother|step-sister|stepdad|stepmum|stepmom|step-dad|step-mum|step-mom|step-son|step-daughter"
 )
 # A child named in brackets or after a comma, in lower case ("child (Rhys) fever 102"): with a
 # capital, "Child Protection" and "Baby Friendly" are names of things.
@@ -370,11 +403,15 @@ _RELATIVE = re.compile(
     rf"(?P<n>{NAME}|[{LO}]{{2,}}(?:[ \t]+[{LO}]{{2,}})?)"
 )
 # Children listed with their ages in brackets after the word for them: "3 children (Tama 9,
-# Mereana 6 and baby Kiri)", "two sons (Liam 12, Noah 8)". Each name before an age is a child's.
+# Mereana 6 and baby Kiri)", "two sons (Liam 12, Noah 8)". Each name before an age is a child's,
+# and validated: the word for children, the brackets and the ages say so, where the models,
+# reading a pedigree's "2 children (Osian 8, Elin 5)", see two small numbers.
 _CHILDREN_LIST = re.compile(
     r"\b(?i:children|kids|sons|daughters|grandchildren|grandkids|siblings|tamariki|mokopuna|moko)\b[^()\n]{0,24}\(([^()\n]{3,120})\)"
 )
 _CHILD_WITH_AGE = re.compile(rf"(?<![\w'’-])(?P<n>{WORD})[ \t]*(?:,[ \t]*)?(?:aged[ \t]+)?\(?(?P<age>\d{{1,2}})[ \t]*(?:y|yo|yrs?|years?|m|mo|months?)?\)?(?![\w/.:])")
+# A relative's age in brackets after their name: "half-brother Kai (7)", "son Rhys (4 yrs)".
+_AGE_IN_BRACKETS = re.compile(r"[ \t]*\([ \t]*\d{1,2}[ \t]*(?:y|yo|yrs?|years?|m|mo|months?)?[ \t]*\)")
 # "Mere Parata (daughter)": the bracketed relation is found first, then the name before it.
 _BRACKETED_RELATION = re.compile(rf"\([ \t]*{_RELATIONS}[ \t]*\)")
 _NAME_BEFORE_BRACKET = re.compile(rf"(?<![\w'’-])(?P<n>{NAME})[ \t]*$")
@@ -405,13 +442,15 @@ class RelativeNameDetector(_NameRule):
                 continue  # "wife Will visit": an ordinary word, no name beside it
             score = 0.85 if is_known_name(value.split()[0]) else 0.75
             if (s := self.name_span(text, start, end, "RELATIVE", score)) is not None:
+                if _AGE_IN_BRACKETS.match(text, s.end) and _reads_as_a_name([_key(w) for w in text[s.start : s.end].split()]):
+                    s = s.with_(validated=True)  # "half-brother Kai (7)": the relation and the age say so
                 out.append(s)
         for c in _CHILDREN_LIST.finditer(text):
             for m in _CHILD_WITH_AGE.finditer(text, c.start(1), c.end(1)):
                 if not _reads_as_a_name([_key(m["n"])]):
                     continue  # "Year 9", "Grade 3": ordinary words
                 if (s := self.name_span(text, m.start("n"), m.end("n"), "RELATIVE", 0.85)) is not None:
-                    out.append(s)
+                    out.append(s.with_(validated=True))
         for b in _BRACKETED_RELATION.finditer(text):
             m = _NAME_BEFORE_BRACKET.search(text, max(text.rfind("\n", 0, b.start()) + 1, b.start() - 60), b.start())
             if m is None:
@@ -435,7 +474,8 @@ _ROLE_WORDS = _labels(
     r"|navigator|liaison|advocate|kaiāwhina|kaimahi|kaiawhina|teacher|supervisor|landlord|solicitor|lawyer"
     r"|technician|phlebotomist|orderly|porter|volunteer|coordinator|doctor|therapist"
 )
-_ROLE_ACRONYMS = trie_regex("OT SW RN EN RMN CPN HCA SLT GP RMO CNS NP PA MHSW AHP NA CSW".split(), ignore_case=False)
+_ROLE_INITIALS = frozenset("OT SW RN EN RMN CPN HCA SLT GP RMO CNS NP PA MHSW AHP NA CSW".split())
+_ROLE_ACRONYMS = trie_regex(sorted(_ROLE_INITIALS), ignore_case=False)
 _ROLE = rf"(?:(?i:{_ROLE_WORDS})|{_ROLE_ACRONYMS}|(?i:{TITLE_WORD}))"
 _ROLE_THEN_NAME = re.compile(rf"(?<![\w-]){_ROLE}[ \t]*\([ \t]*(?P<n>{NAME})[ \t]*\)")
 _NAME_THEN_ROLE = re.compile(rf"(?<![\w'’.-])(?P<n>{NAME})[ \t]*\([ \t]*{_ROLE}[ \t]*\)")

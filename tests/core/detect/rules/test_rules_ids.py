@@ -12,6 +12,21 @@ def test_ssn_with_dashes_and_plain_with_a_label():
     assert labelled("ssn", text) == [("123-45-6789", "SSN"), ("123 45 6789", "SSN")]
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["Veteran called. Last 4: 5512. Requests appt", "SSN (last 4) 5512 verified", "ID checked, last four of SSN 5512",
+     "SSN: XXX-XX-5512", "social security no. ***-**-5512"],
+)
+def test_the_last_four_digits_of_an_ssn_are_an_identifier(text):
+    spans = run("ssn", text)
+    assert [(text[s.start : s.end], s.fine, s.validated) for s in spans] == [("5512", "SSN", True)]
+
+
+@pytest.mark.parametrize("text", ["Last 4 visits: 2019 onwards", "last 4 weeks 1200 mL/day", "the last 4 1000s"])
+def test_other_last_fours_are_no_ssn(text):
+    assert texts("ssn", text) == []
+
+
 @pytest.mark.parametrize("number", ["000-12-3456", "666-12-3456", "912-34-5678", "123-00-4567", "123-45-0000"])
 def test_never_issued_ssns_are_not_found(number):
     assert texts("ssn", f"SSN {number}") == []
@@ -29,6 +44,9 @@ def test_never_issued_ssns_are_not_found(number):
         ("Policy 99887766", ("99887766", "HEALTHPLAN")),
         ("Member ID: XJ4455667", ("XJ4455667", "HEALTHPLAN")),
         ("Medicare No. 2123 45670 1", ("2123 45670 1", "HEALTHPLAN")),
+        ("NDIS No: 431 882 907", ("431 882 907", "HEALTHPLAN")),  # Australia's disability scheme
+        ("IHI 8003 6012 3456 7890", ("8003 6012 3456 7890", "HEALTHPLAN")),
+        ("Medicare MBI: 1EG4-TE5-MK73", ("1EG4-TE5-MK73", "HEALTHPLAN")),
         ("NHS number 943 476 5919", ("943 476 5919", "MRN")),
         ("Specimen 21-0456789", ("21-0456789", "OTHER")),
         ("ID: 778899", ("778899", "OTHER")),

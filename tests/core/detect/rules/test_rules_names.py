@@ -25,6 +25,31 @@ def test_names_after_titles(text, expected):
     assert labelled("titled_name", text) == [expected]
 
 
+def test_a_title_before_a_name_with_credentials_is_no_part_of_it():
+    text = "Will follow.\n- Chaplain Bartholomew Okoro-Vance, M.Div., BCC"
+    assert texts("signature_name", text) == ["Bartholomew Okoro-Vance"]
+
+
+def test_a_name_ends_at_a_column_gap():
+    text = "Patient: Ms Ottilie Brannagh   Hosp No: K0773218"
+    assert texts("titled_name", text) == ["Ottilie Brannagh"]
+
+
+def test_a_police_officer_is_named_after_the_rank():
+    text = "Attending officers: Sen Const. Kylie Brannigan #8812, Sgt Mateo Vukovic (Sherwood)"
+    assert labelled("titled_name", text) == [("Kylie Brannigan", "OTHER"), ("Mateo Vukovic", "OTHER")]
+
+
+def test_a_title_before_words_that_read_as_a_name_is_validated():
+    # the models passed over "Mrs. Gutowski's class"; the title and the surname say it
+    text = "Daycare: Little Acorns (Mrs. Gutowski's class)."
+    assert [(text[s.start : s.end], s.validated) for s in run("titled_name", text)] == [("Gutowski", True)]
+    drug = "MS Contin 30 mg bd"  # a title in capitals before a word that is not: not validated
+    assert not any(s.validated for s in run("titled_name", drug))
+    gp = "GP: Dr Zbiciak, Tasman Hospital"  # the name ends at the comma
+    assert [(gp[s.start : s.end], s.validated) for s in run("titled_name", gp)] == [("Zbiciak", True)]
+
+
 @pytest.mark.parametrize(
     "text",
     ["Dr on call informed.", "Dr to review.", "Lives at 45 Smith Dr Auckland.", "Her sister Mary came."],
@@ -162,6 +187,8 @@ def test_an_initial_and_a_known_surname_in_prose():
         ("Discussed with registrar. JN\n", ["JN"]),
         ("Reg on call: FO / bleep 3312", ["FO"]),
         ("Nurse in charge: WT ext 2290.", ["WT"]),
+        ("Dictated: 15/10/2024   Typed: 18/10/2024 (sw)\n", ["sw"]),  # the typist
+        ("Our ref: IOH/sw\nDear Dr Reid,", ["IOH", "sw"]),  # the author and the typist
     ],
 )
 def test_initials_that_sign_a_note_or_carry_a_bleep_are_names(text, expected):
@@ -177,6 +204,8 @@ def test_initials_that_sign_a_note_or_carry_a_bleep_are_names(text, expected):
         "Assessment complete.\nPLAN\n\nReview in a week",  # a heading
         "Obs stable, ECG\nto follow tomorrow",  # more text follows on the next line
         "BP 120/80, sats 98% on RA. Plan to discharge",  # not at the end of a line
+        "Ref: GP/OT referral attached",  # services, not initials
+        "Dictated (see above) and typed (not checked)",
     ],
 )
 def test_abbreviations_headings_and_mid_text_capitals_are_not_initials(text):
@@ -272,6 +301,8 @@ def test_initials_outside_a_log_are_left_to_the_other_rules():
         ("Discussed with the OT (Aroha) and the SW (Tane)", ["Aroha", "Tane"]),
         ("Call Gretchen @ ext 223 with questions.", ["Gretchen"]),
         ("Questions to Siosaia Taufa on bleep 4417", ["Siosaia Taufa"]),
+        ("Referred by Denturist (Glen) at Smile Right Dentures", ["Glen"]),
+        ("Next appt with hygienist (Tracey) 2/12.", ["Tracey"]),
     ],
 )
 def test_a_name_beside_a_role_in_brackets_is_a_staff_members(text, expected):
@@ -303,6 +334,21 @@ def test_a_department_or_a_grade_in_brackets_is_no_staff_name(text):
 )
 def test_children_listed_with_their_ages_are_named(text, expected):
     assert texts("relative_name", text) == expected
+
+
+def test_a_relative_named_with_an_age_in_brackets_cannot_be_out_voted():
+    text = "Lives with mom, stepdad Trent, and half-brother Kai (7) in an apartment"
+    spans = {text[s.start : s.end]: s for s in run("relative_name", text)}
+    assert spans["Kai"].validated
+    assert "Trent" not in spans or not spans["Trent"].validated  # no age after it
+
+
+def test_children_listed_with_their_ages_cannot_be_out_voted():
+    # a pedigree line: the models read two small numbers and no names
+    spans = run("relative_name", "- Brother: Rhodri (35), 2 children (Osian 8, Elin 5)")
+    children = [s for s in spans if s.start > 30]
+    assert [s.fine for s in children] == ["RELATIVE", "RELATIVE"]
+    assert all(s.validated for s in children)
 
 
 def test_a_bracket_after_children_without_names_gives_none():
