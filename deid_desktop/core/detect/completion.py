@@ -201,6 +201,27 @@ _LAST_WORD = re.compile(r"[ \t]+([a-z]+)$")
 _NEXT_IS_CAPITAL = re.compile(r"[ \t]+[A-Z]")
 
 
+# The article a model took in before a place or an organisation ("the Derwent Sailing
+# Squadron"): in lower case it begins the sentence's phrase, not the name ("The Alfred" is one).
+_LEADING_ARTICLE = re.compile(r"the[ \t]+(?=\S)")
+
+
+def _without_leading_article(text: str, s: Span) -> Span:
+    m = _LEADING_ARTICLE.match(text, s.start, s.end)
+    return s.with_(start=m.end()) if m is not None and m.end() < s.end else s
+
+
+# A small number and a comma a model took in before a phone number ("Band 6, 028 9335 8120").
+_SMALL_NUMBER_BEFORE = re.compile(r"\d{1,2}[ \t]*[,;][ \t]*(?=[(+\d])")
+
+
+def _without_number_before(text: str, s: Span) -> Span:
+    m = _SMALL_NUMBER_BEFORE.match(text, s.start, s.end)
+    if m is None or sum(c.isdigit() for c in text[m.end() : s.end]) < 7:
+        return s
+    return s.with_(start=m.end())
+
+
 # Words that end no place's or organisation's name: "Harvey Milk Elementary in" of "... in
 # the fall" is the school.
 _NOT_A_PLACES_END = frozenset("a an the and or of to in on at by for from with as".split())
@@ -320,7 +341,9 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
             s = _without_department(text, s)
             s = _without_possessive(text, s)  # a person's; an organisation keeps its own ("St Vincent's")
         if s.category in (Category.LOCATION, Category.ORGANIZATION):
-            s = _without_trailing_words(text, s)
+            s = _without_trailing_words(text, _without_leading_article(text, s))
+        if s.category is Category.CONTACT:
+            s = _without_number_before(text, s)
         if s.category is Category.LOCATION:
             s = _with_unit(text, s, ordered[i + 1] if i + 1 < len(ordered) else None)
         if s.category in _WORD_VALUES:

@@ -29,7 +29,7 @@ from typing import Iterable
 
 from ..categories import Category
 from ..spans import Span
-from .lexicons import clinical_acronyms, guard_terms, professions
+from .lexicons import clinical_acronyms, encoder_words, guard_terms, professions
 
 GUARDED_CATEGORIES = frozenset({Category.NAME, Category.LOCATION, Category.ORGANIZATION})
 
@@ -290,8 +290,9 @@ _NUMBER_WORD = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|te
 
 
 def _has_no_date_or_age_in_it(text: str, span: Span) -> bool:
-    """A DATE with no digit, month or dated day in it ("Born", "Dest"), or an AGE with no
-    digit or number word: the model read a neighbour's label, not a value."""
+    """A DATE with no digit, month or dated day in it ("Born", "Dest"), an AGE with no digit
+    or number word, or an ID that is one ordinary word ("Serial" of "Serial PZL612847H"):
+    the model read a neighbour's label, not a value."""
     value = text[span.start : span.end]
     if any(c.isdigit() for c in value):
         return False
@@ -299,6 +300,8 @@ def _has_no_date_or_age_in_it(text: str, span: Span) -> bool:
         return _DATE_WORD.search(value) is None
     if span.category == Category.AGE:
         return _NUMBER_WORD.search(value) is None
+    if span.category == Category.ID:
+        return value.isalpha() and value.casefold() in encoder_words()
     return False
 
 

@@ -194,9 +194,13 @@ def test_a_word_of_the_sentence_after_a_name_is_not_part_of_it(text, value, name
         ("Moved to Ashburton in the spring", "Ashburton in the", Category.LOCATION, "Ashburton"),
         ("Works at Bank of\nAmerica downtown", "Bank of", Category.ORGANIZATION, "Bank of"),  # the name goes on
         ("Toi Te Ora, Hauora a Toi", "Hauora a", Category.ORGANIZATION, "Hauora a"),
+        ("a keen member of the Derwent Sailing\nSquadron", "the Derwent Sailing", Category.LOCATION, "Derwent Sailing"),
+        ("Transferred to The Alfred overnight", "The Alfred", Category.ORGANIZATION, "The Alfred"),  # its name
+        ("OT: Gemma Fitzsimons, Band 6, 028 9335 8120", "6, 028 9335 8120", Category.CONTACT, "028 9335 8120"),  # a pay band
+        ("Ph 6, 7 or 8 pm", "6, 7", Category.CONTACT, "6, 7"),  # no phone number after it
     ],
 )
-def test_a_word_of_the_sentence_after_a_place_or_organisation_is_not_part_of_it(text, value, category, kept):
+def test_a_word_of_the_sentence_beside_a_value_is_not_part_of_it(text, value, category, kept):
     assert found(text, [span(text, value, category)]) == [kept]
 
 

@@ -67,13 +67,15 @@ def test_people_and_places_outside_clinical_terms_stay(guard, text, word):
     assert guard.filter(text, [s]) == [s]
 
 
-def test_only_names_places_and_organisations_are_guarded(guard):
-    text = "Parkinson's disease since 2019."
+def test_only_names_places_and_organisations_are_guarded():
+    text = "HLA-B27 positive since 2019."
+    guard = ClinicalTermGuard(["HLA-B27"])
     date = Span(text.index("2019"), text.index("2019") + 4, Category.DATE, source="test")
-    # (an identifier: the value guards below drop an age with no number in it and a
-    # profession that names no job)
-    inside = Span(0, 9, Category.ID, source="test")
+    # (the value guards below drop an age with no number in it, an identifier that is one
+    # ordinary word and a profession that names no job)
+    inside = Span(0, 7, Category.ID, source="test")
     assert guard.filter(text, [date, inside]) == [date, inside]
+    assert guard.filter(text, [Span(0, 7, Category.NAME, source="test")]) == []  # the term is guarded
 
 
 def test_a_custom_term_list_replaces_the_shipped_one():
@@ -371,7 +373,8 @@ def test_numbers_near_those_words_that_are_phi_stay(guard, text, value, category
 
 @pytest.mark.parametrize(
     "text, value, category",
-    [("R DILOVAN     Born 02-Dec-1956", "Born", Category.DATE), ("Depart 02:51 | Dest 03:09", "Dest", Category.DATE), ("aged about", "about", Category.AGE)],
+    [("R DILOVAN     Born 02-Dec-1956", "Born", Category.DATE), ("Depart 02:51 | Dest 03:09", "Dest", Category.DATE), ("aged about", "about", Category.AGE),
+     ("Model DDMB2D4  Serial PZL612847H", "Serial", Category.ID)],  # a device form's label
 )
 def test_a_date_or_age_with_no_value_in_it_is_dropped(guard, text, value, category):
     assert guard.filter(text, [span_of(text, value, category)]) == []
@@ -384,6 +387,7 @@ def test_a_date_or_age_with_no_value_in_it_is_dropped(guard, text, value, catego
         ("Home for Christmas Day", "Christmas Day", Category.DATE),
         ("Last seen yesterday evening", "yesterday", Category.DATE),
         ("a sixty-two year old", "sixty-two", Category.AGE),
+        ("Username: qzxwvk logged in", "qzxwvk", Category.ID),  # no ordinary word
     ],
 )
 def test_dates_and_ages_said_in_words_stay(guard, text, value, category):

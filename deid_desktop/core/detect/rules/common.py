@@ -25,6 +25,12 @@ UNITS = (
 UNIT_AFTER = re.compile(rf"\s*{UNITS}(?![A-Za-z])", re.I)
 
 
+# A North American phone number written as one: area code and exchange from 2-9, with dashes
+# ("210-555-0193"). One ten-digit number in eleven passes the NHS number's check, so the
+# NHS and phone rules both read this shape as a phone unless an NHS label stands before it.
+NANP_DASHED = re.compile(r"[2-9]\d{2}-[2-9]\d{2}-\d{4}")
+
+
 class RuleDetector(Detector):
     """A regex / dictionary detector. Subclasses implement ``detect``."""
 

@@ -14,7 +14,7 @@ from ...categories import Category
 from ...spans import Span
 from ..base import register
 from ...checkdigits import medicare_valid, nhi_valid, nhs_valid
-from .common import RuleDetector, before
+from .common import NANP_DASHED, RuleDetector, before
 
 _NHS = re.compile(r"(?<![\w-])(\d{3})([ -]?)(\d{3})\2(\d{4})(?![\w-])")
 _NHI = re.compile(r"(?<![\w-])([A-HJ-NP-Z]{3}\d{4}|[A-HJ-NP-Z]{3}\d{2}[A-HJ-NP-Z]{2})(?![\w-])", re.I)
@@ -33,7 +33,11 @@ class NhsNumberDetector(RuleDetector):
         for m in _NHS.finditer(text):
             labelled = _label_before(text, m.start(), "nhs")
             if nhs_valid(m.group()):
-                if labelled or (m[1][0] != "0" and not _PHONE_BEFORE.search(before(text, m.start(), 20))):
+                # Unlabelled, a phone's word before it or a North American phone's shape says
+                # phone: one ten-digit number in eleven passes the check ("call our office at
+                # 210-555-0193"); the phone rule finds it.
+                phone = _PHONE_BEFORE.search(before(text, m.start(), 20)) or NANP_DASHED.fullmatch(m.group())
+                if labelled or (m[1][0] != "0" and not phone):
                     out.append(self.span(m.start(), m.end(), Category.ID, "MRN", 1.0 if labelled else 0.9, validated=True))
             elif labelled:
                 out.append(self.span(m.start(), m.end(), Category.ID, "MRN", 0.7))

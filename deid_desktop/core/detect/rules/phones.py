@@ -9,7 +9,7 @@ from ...categories import Category
 from ...spans import Span
 from ..base import register
 from ...checkdigits import nhs_valid
-from .common import RuleDetector, before, keep_longest
+from .common import NANP_DASHED, RuleDetector, before, keep_longest
 
 _SEP = r"[\s.-]?"
 _EXT = r"(?:\s*(?:ext|extn|x)\.?\s*\d{1,5}(?!\d))?"
@@ -59,7 +59,8 @@ class PhoneDetector(RuleDetector):
             digits = re.sub(r"\D", "", re.split(r"(?i)\s*(?:ext|extn|x)", value)[0])
             if not 8 <= len(digits) <= 15:
                 continue
-            if not has_context and (_ID_LABEL.search(ctx) or (len(digits) == 10 and nhs_valid(digits) and digits[0] != "0")):
+            nhs_like = len(digits) == 10 and nhs_valid(digits) and digits[0] != "0" and not NANP_DASHED.fullmatch(value)
+            if not has_context and (_ID_LABEL.search(ctx) or nhs_like):
                 continue  # an identifier that happens to look like a phone number
             score = next((s for rx, s in _SCORES if rx.match(value)), 0.8)
             # Nine digits or more in a telephone layout, or a phone label before it: a number

@@ -13,7 +13,7 @@ import re
 from ...categories import Category
 from ...spans import Span
 from ..base import register
-from ..lexicons import first_names, name_words, not_names, places, surnames
+from ..lexicons import encoder_words, first_names, name_words, not_names, places, surnames
 from .common import LO, UP, RuleDetector, before, keep_longest
 from .postcodes import STATE_ABBR
 
@@ -30,12 +30,13 @@ _LABEL = re.compile(
 )
 # Words that say where a person lives or comes from; what follows is a place. Not "lives at":
 # what follows that is as often a rest home or a farm as a town.
-_RESIDENCE = re.compile(
+_RESIDENCE_WORDS = (
     r"\b(?:lives|living|live|resides|residing|reside|born|grew[ \t]+up|raised|brought[ \t]+up|originally"
     r"|emigrated|immigrated|relocated|moved(?:[ \t]+(?:back|here|over|up|down|out))?)"
-    r"(?:[ \t]+(?:in|to|from|near))?[ \t]+(?:in|to|from|near)[ \t\n]+$",
-    re.I,
+    r"(?:[ \t]+(?:in|to|from|near))?[ \t]+(?:in|to|from|near)[ \t\n]+"
 )
+_RESIDENCE = re.compile(_RESIDENCE_WORDS + "$", re.I)
+_RESIDENCE_THEN = re.compile(_RESIDENCE_WORDS, re.I)
 # Words in the capitalised run after "moved to" that make it a ward or a service, not a town.
 _FACILITY = frozenset(
     """
@@ -50,6 +51,8 @@ _MONTHS_DAYS = frozenset(
     "january february march april may june july august september october november december "
     "monday tuesday wednesday thursday friday saturday sunday christmas easter".split()
 )
+# One to three lower-case words (te reo Māori vowels too) after a word of residence.
+_LOWER_RUN = re.compile(r"(?<![\w'’-])[a-zā-ū][a-zā-ū'’-]*(?:[ \t]+[a-zā-ū][a-zā-ū'’-]*){0,2}")
 _STATE_AFTER = re.compile(rf",[ \t]*(?P<abbr>{STATE_ABBR})\b")
 _FINE = {"city": "CITY", "state": "STATE", "country": "COUNTRY", "state_abbr": "STATE"}
 
@@ -97,7 +100,35 @@ class PlaceDetector(RuleDetector):
             if state and kind == "city":
                 found.append(self.span(state.start("abbr"), state.end("abbr"), Category.LOCATION, "STATE", 0.9))
         found.extend(self._residence(text))
+        found.extend(self._residence_in_lower_case(text))
         return keep_longest(found)
+
+    def _residence_in_lower_case(self, text: str) -> list[Span]:
+        """A town in lower case after "lives in", as quick notes and messages write one ("lives
+        in otara with aunty"): each word a listed place, or no word of the encoder's vocabulary
+        nor of the name lists' common words ("lives in a flat", "lives in supported housing"
+        are none). Without the vocabulary (a rules-only install) none is taken."""
+        vocab = encoder_words()
+        if not vocab:
+            return []
+        known, stop = places(), not_names() | name_words()
+        out: list[Span] = []
+        for r in _RESIDENCE_THEN.finditer(text):
+            m = _LOWER_RUN.match(text, r.end())
+            if m is None:
+                continue
+            end = m.start()
+            for w in re.finditer(r"[a-zā-ū'’-]+", m.group()):
+                key = w.group().casefold()
+                if len(key) < 3 or key in _FACILITY or key in _MONTHS_DAYS:
+                    break
+                if known.get(key) in ("city", "state", "country") or (key not in vocab and key not in stop):
+                    end = m.start() + w.end()
+                    continue
+                break
+            if end > m.start():
+                out.append(self.span(m.start(), end, Category.LOCATION, "CITY", 0.8, validated=True))
+        return out
 
     def _residence(self, text: str) -> list[Span]:
         """Capitalised words after "lives in", "born in", "moved to": a place, listed or not,

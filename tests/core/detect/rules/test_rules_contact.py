@@ -48,6 +48,12 @@ def test_doses_lab_values_dates_and_identifiers_are_not_phones(text):
     assert texts("phone", text) == []
 
 
+def test_a_us_phone_that_passes_the_nhs_check_is_a_phone():
+    # 2105550193 passes the NHS number's check digit; written with dashes it is a US phone
+    assert labelled("phone", "Please call our office at 210-555-0193 if you") == [("210-555-0193", "PHONE")]
+    assert texts("phone", "Ref 210 555 0193 on file") == []  # spaced and unlabelled: as likely an NHS number
+
+
 def test_email_addresses():
     text = "Email john.smith@example.co.nz, or J_O'Neil+gp@health.govt.nz."
     assert labelled("email", text) == [("john.smith@example.co.nz", "EMAIL"), ("J_O'Neil+gp@health.govt.nz", "EMAIL")]

@@ -82,6 +82,9 @@ def test_valid_nhs_number_is_found_without_a_label_and_invalid_only_with_one():
     labelled_invalid = run("nhs_number", "NHS No: 943 476 5918")
     assert len(labelled_invalid) == 1 and labelled_invalid[0].score < 0.9
     assert texts("nhs_number", "Tel 943 476 5919") == []
+    # a US phone that passes the check by chance, written as US phones are
+    assert texts("nhs_number", "Please call our office at 210-555-0193 if") == []
+    assert texts("nhs_number", "NHS no 210-555-0193") == ["210-555-0193"]
 
 
 def test_nhi_old_and_new_formats():

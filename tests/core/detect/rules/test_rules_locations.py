@@ -166,6 +166,10 @@ def test_a_postcode_after_a_town_in_an_address_line_may_be_followed_by_more_text
         ("Born in Vallecorsa, Lazio, and came here aged 9.", ["Vallecorsa", "Lazio"]),
         ("Family moved to\nMiddlemarsh Crossing when he was small.", ["Middlemarsh Crossing"]),
         ("Grew up in Kelso Bay.", ["Kelso Bay"]),
+        # in lower case, as quick notes write them: words of no vocabulary, or listed places
+        ("pt seen with aunty. lives in otara with aunty and uncle", ["otara"]),
+        ("moved to papatoetoe last year", ["papatoetoe"]),
+        ("born in lagos, came here at 9", ["lagos"]),
     ],
 )
 def test_unlisted_towns_after_residence_words_are_validated_places(text, expected):
@@ -185,6 +189,11 @@ def test_unlisted_towns_after_residence_words_are_validated_places(text, expecte
         "Moved to Dr Ngata's list.",
         "Moved to Anna's for the week.",
         "Lives at Kowhai Manor now.",
+        "lives in a flat with partner",
+        "lives in supported housing",
+        "lives in her car since march",
+        "moved to rehab on day 5",
+        "lives in temporary accom",
     ],
 )
 def test_wards_months_people_and_homes_after_residence_words_are_no_place(text):
