@@ -201,12 +201,23 @@ _LAST_WORD = re.compile(r"[ \t]+([a-z]+)$")
 _NEXT_IS_CAPITAL = re.compile(r"[ \t]+[A-Z]")
 
 
-# The article a model took in before a place or an organisation ("the Derwent Sailing
-# Squadron"): in lower case it begins the sentence's phrase, not the name ("The Alfred" is one).
-_LEADING_ARTICLE = re.compile(r"the[ \t]+(?=\S)")
+# The article or preposition a model took in before a place or an organisation ("the Derwent
+# Sailing Squadron", "worked out of Eden"): in lower case it belongs to the sentence, not the
+# name ("The Alfred" is one).
+_LEADING_ARTICLE = re.compile(r"(?:the|a|an|of|in|at|from|to)[ \t]+(?=\S)")
 
 
-def _without_leading_article(text: str, s: Span) -> Span:
+_CAPITAL_WORD_BEFORE = re.compile(r"[A-Z][\w'’-]*[ \t]+$")
+
+
+def _without_leading_article(text: str, s: Span, prev: Span | None) -> Span:
+    """Not where a value or a capitalised word stands just before it: "Hauora" + "a Toi Bay
+    of Plenty" is one name in two spans (te reo Māori "a", "of"), whether or not the first
+    piece was found."""
+    if prev is not None and prev.end <= s.start and text[prev.end : s.start].strip(" \t") == "":
+        return s
+    if _CAPITAL_WORD_BEFORE.search(text, max(0, s.start - 40), s.start):
+        return s
     m = _LEADING_ARTICLE.match(text, s.start, s.end)
     return s.with_(start=m.end()) if m is not None and m.end() < s.end else s
 
@@ -341,7 +352,7 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
             s = _without_department(text, s)
             s = _without_possessive(text, s)  # a person's; an organisation keeps its own ("St Vincent's")
         if s.category in (Category.LOCATION, Category.ORGANIZATION):
-            s = _without_trailing_words(text, _without_leading_article(text, s))
+            s = _without_trailing_words(text, _without_leading_article(text, s, ordered[i - 1] if i > 0 else None))
         if s.category is Category.CONTACT:
             s = _without_number_before(text, s)
         if s.category is Category.LOCATION:

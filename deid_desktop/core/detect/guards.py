@@ -192,9 +192,10 @@ _CREDENTIAL_PARTS = re.compile(r"[^\s,;/]+")
 
 
 def _only_credentials(text: str, span: Span) -> bool:
-    """A name that is only degrees or credentials ("M.Div", "MD, MPH"). Places are left: "MD"
-    is Maryland too."""
-    if span.category != Category.NAME:
+    """A name that is only degrees or credentials written after a name and its comma
+    ("..., M.Div", "..., MD, MPH"). Places are left: "MD" is Maryland too; and initials that
+    sign a log ("-RM") are someone's."""
+    if span.category != Category.NAME or not text[max(0, span.start - 3) : span.start].rstrip(" \t").endswith(","):
         return False
     parts = _CREDENTIAL_PARTS.findall(text, span.start, span.end)
     return bool(parts) and all(p.replace(".", "").casefold() in _CREDENTIAL_KEYS for p in parts)
@@ -212,6 +213,7 @@ TITLE_WORD = (
 )
 DEPARTMENT = r"(?i:[a-z]+(?:ology|ologies|ics|iatry)|surgery|medicine)"
 _TITLE_WORD = re.compile(TITLE_WORD)
+_DEPARTMENT_WORD = re.compile(DEPARTMENT)
 
 
 # A clinician's role written in title case after a name: "Consultant Colorectal Surgeon",
@@ -233,6 +235,8 @@ def _is_job_title(text: str, span: Span) -> bool:
     parts = [p.strip(",.;:()") for p in text[span.start : span.end].split()]
     if not parts:
         return False
+    if len(parts) == 1 and text[span.start - 1 : span.start] == "(" and _DEPARTMENT_WORD.fullmatch(parts[0]):
+        return True  # a clinician's department in brackets after the name: "Mr S. Venkatesan (Orthopaedics)"
     if all(_TITLE_WORD.fullmatch(p) for p in parts):
         return True  # "Rheumatologist" read as a name or a body
     # the head ends it ("Nurse", "Rheumatologist"); the words before it say what kind
@@ -373,7 +377,8 @@ def _is_not_anyones(text: str, span: Span) -> bool:
 
 
 # A date, then a clock time ("12/02/25 0915", "14/11/2025 @ 1602", "NOV 20, 2024@09:31:07",
-# "21/11 0215"): message logs, result headers and EHR note headers stamp each entry so, and a
+# "21/11 0215", "Mon the 11th 0830"): message logs, result headers and EHR note headers stamp
+# each entry so, and a
 # model reads the time as an ID or as more of the date. A date without its year takes only a
 # time that cannot be a year ("21/11 0215", not "21/11 2019").
 _STAMP_SEP = r"(?:[ \t]+(?:at[ \t]+|@[ \t]*)?|[ \t]*@[ \t]*)"
@@ -381,7 +386,7 @@ _NOT_A_YEAR = r"(?:(?:0\d|1[0-8])[0-5]\d|2[1-3][0-5]\d|(?:[01]?\d|2[0-3]):[0-5]\
 DATE_THEN_TIME = re.compile(
     r"(?P<date>\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|\d{1,2}[ \t]+[A-Za-z]{3,9}\.?[ \t]+\d{4}|\d{4}-\d{2}-\d{2}"
     r"|[A-Za-z]{3,9}\.?[ \t]+\d{1,2},?[ \t]+\d{4}"
-    rf"|\d{{1,2}}/\d{{1,2}}(?={_STAMP_SEP}{_NOT_A_YEAR}))"
+    rf"|(?:\d{{1,2}}/\d{{1,2}}|\d{{1,2}}(?:st|nd|rd|th))(?={_STAMP_SEP}{_NOT_A_YEAR}))"
     rf"{_STAMP_SEP}(?P<time>(?:[01]\d|2[0-3])[0-5]\d|(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?)(?:[ \t]*(?:h|hrs?))?(?![\w:/.-])"
 )
 

@@ -161,6 +161,7 @@ def test_a_name_that_starts_like_a_greeting_stays_whole():
         ("Sent: 03 March 2024 09:12", "03 March 2024 09:12", "03 March 2024"),
         ("ENTRY DATE: NOV 20, 2024@09:31:07", "NOV 20, 2024@09:31:07", "NOV 20, 2024"),  # a VA note's header
         ("21/11 0215 ph call from pt", "21/11 0215", "21/11"),  # no year: a time that cannot be one
+        ("Mon the 11th 0830 RM: pt picked up meds", "11th 0830", "11th"),
         ("9/30/2023 8:12 called back", "9/30/2023 8:12", "9/30/2023"),
     ],
 )
@@ -196,12 +197,21 @@ def test_a_word_of_the_sentence_after_a_name_is_not_part_of_it(text, value, name
         ("Toi Te Ora, Hauora a Toi", "Hauora a", Category.ORGANIZATION, "Hauora a"),
         ("a keen member of the Derwent Sailing\nSquadron", "the Derwent Sailing", Category.LOCATION, "Derwent Sailing"),
         ("Transferred to The Alfred overnight", "The Alfred", Category.ORGANIZATION, "The Alfred"),  # its name
+        ("fisherman (worked out of Eden on a trawler)", "of Eden", Category.LOCATION, "Eden"),
         ("OT: Gemma Fitzsimons, Band 6, 028 9335 8120", "6, 028 9335 8120", Category.CONTACT, "028 9335 8120"),  # a pay band
         ("Ph 6, 7 or 8 pm", "6, 7", Category.CONTACT, "6, 7"),  # no phone number after it
     ],
 )
 def test_a_word_of_the_sentence_beside_a_value_is_not_part_of_it(text, value, category, kept):
     assert found(text, [span(text, value, category)]) == [kept]
+
+
+def test_a_function_word_after_a_value_stays_in_the_next_piece_of_its_name():
+    text = "Te Whatu Ora -- Hauora a Toi Bay of Plenty, Whakatane"
+    spans = [span(text, "Hauora", Category.ORGANIZATION), span(text, "a Toi Bay of Plenty", Category.ORGANIZATION)]
+    assert found(text, spans) == ["Hauora", "a Toi Bay of Plenty"]
+    # the first piece not found (an everyday word, which the guard dropped)
+    assert found(text, [span(text, "a Toi Bay of Plenty", Category.ORGANIZATION)]) == ["a Toi Bay of Plenty"]
 
 
 @pytest.mark.parametrize(

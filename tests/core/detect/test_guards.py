@@ -474,6 +474,7 @@ def test_references_counts_temperatures_and_cited_authors_are_no_phi(guard, text
         ("Mother: Angharad (61), well", "61", Category.AGE),  # an age in brackets is one
         ("aged 80+ and frail", "80", Category.AGE),
         ("Seen at Johns Hopkins, Baltimore, MD 21287", "MD", Category.LOCATION),  # Maryland
+        ("will call back tmrw. -RM\nMon 0830 RM: picked up", "RM", Category.NAME),  # initials, not a midwife
         ("Referred by Dr Phd Nguyen", "Phd Nguyen", Category.NAME),
     ],
 )
@@ -537,6 +538,7 @@ def test_a_profession_that_is_or_starts_a_job_stays(guard, text, value):
         ("Consultant Rheumatologist\nKettlewick General Hospital", "Rheumatologist", Category.ORGANIZATION),
         ("Ruth Okonjo, Community Support Worker, rang", "Community Support Worker", Category.ORGANIZATION),
         ("Referred by Denturist (Glen) at Smile Right", "Denturist", Category.NAME),
+        ("Referred by: Mr S. Venkatesan (Orthopaedics), Dunmore", "Orthopaedics", Category.NAME),
         ("Next appt with Hygienist Tracey", "Hygienist", Category.NAME),
         ("Sees a Chiropractor weekly", "Chiropractor", Category.ORGANIZATION),
     ],

@@ -93,6 +93,8 @@ _LAYOUT_GAP = re.compile(r"\n|\r|\t| {2,}")
 # A tab or a run of three spaces or more: two cells of a row ("MMR (1)            02/2024").
 # A member span across one joins no words (two spaces follow many a full stop).
 _COLUMN_GAP = re.compile(r"\t| {3,}")
+# Values made of words, which a bracket between two of them parts; a phone keeps "(09) 555".
+_WORD_CATEGORIES = frozenset({Category.NAME, Category.LOCATION, Category.ORGANIZATION, Category.PROFESSION})
 
 
 def _segments(text: str, toks: list[tuple[int, int]], idx: range) -> list[list[int]]:
@@ -137,8 +139,8 @@ def rebuild_spans(
     """Group consecutive PHI words of one category into spans. Two words join when one member
     span of that category covers both, or when only spaces (no line break) separate them and
     the deciding spans agree on the fine type ("Leeds" CITY and "LS6 2PQ" ZIP stay apart, so
-    each gets a surrogate of its own kind); never across a column gap, whatever covers it.
-    Span edges then widen over non-word characters
+    each gets a surrogate of its own kind); never across a column gap, whatever covers it,
+    nor across a bracket between a name's, place's or organisation's words. Span edges then widen over non-word characters
     that a member of the same category included (the "(" of "(09) 555 1234"), never over
     other words."""
     index = _SpanIndex(by_member)
@@ -153,6 +155,8 @@ def rebuild_spans(
                 gap = text[toks[last][1] : toks[t][0]]
                 covered = index.covers(d.category, toks[last][0], toks[t][1]) and not _COLUMN_GAP.search(gap)
                 spaces_only = gap.strip(" \t") == "" and "\n" not in gap and "\r" not in gap
+                if d.category in _WORD_CATEGORIES and any(c in "()[]" for c in gap):
+                    covered = False  # "Elspeth (Betty) Gruar": a bracket parts a name's words
                 if covered or (spaces_only and pd.span.fine == d.span.fine):
                     groups[-1].append(t)
                     continue

@@ -9,6 +9,7 @@ A dictionary hit alone is never enough: "Will", "Grace" and "Brown" are ordinary
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Iterator
 
 from ...categories import Category
@@ -277,8 +278,8 @@ _LOG_TIME = r"[ \t,]+(?:at[ \t]+|@[ \t]*)?(?:[01]?\d|2[0-3]):?[0-5]\d(?:[ \t]*(?
 _LOG_STAMP = re.compile(
     rf"(?m)^[ \t]*(?:\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}(?:{_LOG_TIME})?|\d{{1,2}}[/-]\d{{1,2}}{_LOG_TIME})[ \t]*[-–:|]?[ \t]+"
 )
-_LOG_TAG = re.compile(r"(?P<n>[A-Z]{2,3})[ \t]*:(?![/\d])")
-_LOG_END = re.compile(r"(?:(?<=[.!?)])[ \t]+[-–—~]?|[ \t]+[-–—~])[ \t]*(?P<n>[A-Z]{2,3})[ \t]*$", re.M)
+_LOG_TAG = re.compile(r"(?P<n>[A-Z]{2,3}|[a-z]{2,3})[ \t]*:(?![/\d])")
+_LOG_END = re.compile(r"(?:(?<=[.!?)])[ \t]+[-–—~]?|[ \t]+[-–—~])[ \t]*(?P<n>[A-Z]{2,3})[ \t]*$|[ \t]+[-–—~][ \t]*(?P<low>[a-z]{2,3})[ \t]*$", re.M)
 _LOG_LABELS = frozenset(
     "RE CC PT MD DR RN NP PA GP BP HR RR OT ST SW ED ER CT MR DX HX RX TX SX PS NB FYI DOB MRN NHI NHS ID "
     "AM PM OK NOK LM VM IV PO".split()
@@ -347,17 +348,31 @@ class SignatureNameDetector(_NameRule):
         yield from self._log_initials(text, plain)
 
     def _log_initials(self, text: str, plain) -> Iterator[Span]:
+        """Initials as a stamped entry's speaker tag or at its end. In capitals they need only
+        not be a clinical abbreviation; in lower case ("jk: called Bartell", "... -jk") or as
+        an abbreviation ("-RM", "RM:") the same letters must sign the log twice or more."""
         stamps = list(_LOG_STAMP.finditer(text))
         if len(stamps) < 2:
             return
+        found: list[tuple[int, int, str]] = []
         for stamp in stamps:
             line_end = text.find("\n", stamp.end())
             line_end = len(text) if line_end < 0 else line_end
-            found = [_LOG_TAG.match(text, stamp.end(), line_end)]
-            found.append(_LOG_END.search(text, stamp.end(), line_end))
-            for m in found:
-                if m is not None and m["n"] not in _LOG_LABELS and plain(m["n"], dashed=True):
-                    yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
+            tag = _LOG_TAG.match(text, stamp.end(), line_end)
+            if tag is not None:
+                found.append((tag.start("n"), tag.end("n"), tag["n"]))
+            end = _LOG_END.search(text, stamp.end(), line_end)
+            if end is not None:
+                g = "n" if end["n"] else "low"
+                found.append((end.start(g), end.end(g), end[g]))
+        times = Counter(v.upper() for _, _, v in found)
+        for start, end, value in found:
+            if value.upper() in _LOG_LABELS:
+                continue
+            if (value.isupper() and plain(value, dashed=True)) or (
+                times[value.upper()] >= 2 and value.casefold() not in encoder_words()
+            ):
+                yield self.span(start, end, Category.NAME, "OTHER", 0.8, validated=True)
 
     def _name_list(self, text: str, pos: int, fine: str, strict: bool) -> Iterator[Span]:
         """Names after a sign-off label, several after "cc:". Without a colon ("seen by ...")

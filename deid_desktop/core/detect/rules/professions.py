@@ -32,7 +32,7 @@ _WRAP = r"(?:\n[ \t]*)?"
 # (context, score): a label is surest, "is a" weakest.
 _CONTEXTS = [
     (r"(?:occupation|occ\.?|profession|job|job title|employment|works as|trade)[ \t]*[:\-][ \t]*", 0.9),
-    (r"(?:works?|worked|working|employed|job|career|trained|training|qualified)[ \t]+as[ \t]+(?:an?(?:[ \t]+|(?=\n)))?" + _WRAP, 0.85),
+    (r"(?:works?|worked|working|employed|job|career|trained|training|qualified|volunteers?|volunteered|volunteering)[ \t]+as[ \t]+(?:an?(?:[ \t]+|(?=\n)))?" + _WRAP, 0.85),
     (r"(?:retired|former|ex-|previously an?|formerly an?|used to be an?|used to work as an?)[ \t]*" + _WRAP, 0.8),
     # "is a", "she's a", "i am packer": the job must end in a listed or generic head here
     # ("Dr Roe's nurse" is a possessive: after "'s" the article must follow)

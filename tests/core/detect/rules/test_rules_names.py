@@ -284,6 +284,19 @@ def test_staff_initials_in_a_message_log_are_names():
     assert all(s.validated for s in run("signature_name", LOG))
 
 
+LOWER_LOG = (
+    "09.11.24 0905 tomasina: pt called asking for refill, pharmacy has no record. -jk\n"
+    "09.11.24 0940 jk: called pharmacy, script found. LM for pt.\n"
+    "10.11.24 1412 partner called, will call back tmrw. -RM\n"
+    "11.11.24 0830 RM: pt picked up meds. ok.\n"
+    "11.11.24 0900 re: refill request closed. -ok\n"
+)
+
+
+def test_initials_in_lower_case_or_like_an_abbreviation_sign_a_log_when_they_sign_it_twice():
+    assert texts("signature_name", LOWER_LOG) == ["jk", "jk", "RM", "RM"]  # not "re:", not "-ok"
+
+
 def test_initials_outside_a_log_are_left_to_the_other_rules():
     one = "12/02/25 1040  TP: LM on home # to call office.\nSeen in clinic. Plan as above. TP\nthanks\n"
     assert texts("signature_name", one) == []  # one stamped line is no log

@@ -16,6 +16,7 @@ from .rules_helpers import run, texts
         ("She was a taxi driver for years.", "taxi driver"),
         ("Employed as a software engineer.", "software engineer"),
         ("Former police officer.", "police officer"),
+        ("Now volunteers as a\nbarista at the church op shop.", "barista"),
     ],
 )
 def test_professions_with_context(text, expected):
