@@ -24,7 +24,7 @@ from typing import Iterable
 
 from ..categories import Category
 from ..spans import Span, sort_spans
-from .guards import DATE_THEN_TIME, DEPARTMENT, job_end, log_times
+from .guards import CREDENTIALS, DATE_THEN_TIME, DEPARTMENT, job_end, log_times
 
 # What may join the parts of one value without a space.
 _JOINER = "-/"
@@ -233,6 +233,80 @@ def _without_number_before(text: str, s: Span) -> Span:
     return s.with_(start=m.end())
 
 
+# What annotation marks as the value and a model took in with it (the i2b2 convention the
+# hand-written notes follow): the sex after an age ("68M"), a kinship word or a role before a
+# name ("Uncle Wally", "CN Eilidh Mhoireach") and a credential after it ("Jasmeet Bhullar
+# EN"), a day or a time after a place ("Osaka tonite"), a label word before an identifier
+# ("lic P-884102", "NCNZ 219874"). A surrogate would replace those words too.
+_AGE_SEX = re.compile(r"(\d{1,3})[MFmf]")
+_NAME_LEAD = re.compile(
+    r"(?i:uncle|auntie|aunty|aunt|t[ií]o|t[ií]a|nana|koro|kuia|grandma|grandpa|granny|cousin|cuz)[ \t]+(?=[A-Z])"
+    r"|(?:CN|RN|EN|SN|HCA|NP|RM|CNM|CNS|NRP|EMT|OT|SW|PT|MO|HO)[ \t]+(?=[A-Z][a-z])"
+)
+_NAME_CREDENTIAL_END = re.compile(
+    r"[ \t,]+(?:" + "|".join(re.escape(c) for c in sorted({*CREDENTIALS, "EN", "NRP", "CN", "HCA", "EMT", "EMT-P"}, key=len, reverse=True)) + r")$"
+)
+_PLACE_TIME_END = re.compile(
+    r"[ \t]+(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tonight|tonite|today|tomorrow|tmrw|yesterday"
+    r"|(?:[01]?\d|2[0-3])(?::[0-5]\d)?[ \t]?[ap]\.?m\.?)$"
+)
+# A registration body's or a record's label in capitals, or a short label in lower case
+# ("lic", "reg"). Not any capitals: "LGC 4401-0072" is written so, the letters and all.
+_ID_LABELS = (
+    "NCNZ SWRB GDC GMC NMC HCPC MCNZ AHPRA NPI DEA MRN NHI NHS UR URN CHI EMPI DVA IRD SSN TFN CRN NDIS IHI REG LIC"
+).split()
+_ID_LABEL_LEAD = re.compile(r"(?:[a-z]{2,5}\.?|(?:" + "|".join(_ID_LABELS) + r")\b\.?:?)[ \t]+(?=\S*\d)")
+
+
+def _without_annotation_extras(text: str, s: Span) -> Span:
+    value = text[s.start : s.end]
+    if s.category is Category.AGE:
+        m = _AGE_SEX.fullmatch(value)
+        return s.with_(end=s.start + len(m.group(1))) if m else s
+    if s.category is Category.NAME:
+        m = _NAME_LEAD.match(value)
+        if m is not None and m.end() < len(value):
+            s = s.with_(start=s.start + m.end())
+        m = _NAME_CREDENTIAL_END.search(text, s.start, s.end)
+        return s.with_(end=m.start()) if m is not None and m.start() > s.start else s
+    if s.category is Category.LOCATION:
+        m = _PLACE_TIME_END.search(text, s.start, s.end)
+        return s.with_(end=m.start()) if m is not None and m.start() > s.start else s
+    if s.category is Category.ID:
+        m = _ID_LABEL_LEAD.match(value)
+        if m is not None and sum(c.isdigit() for c in value[m.end() :]) >= 4:
+            return s.with_(start=s.start + m.end())
+    return s
+
+
+
+# Two values written as a pair that a model read as one: "01478 960 235 / 07700 900 841",
+# "2017, 2021", "06/08/24 - 20/08/24". Each is its own value (and gets its own surrogate).
+_PAIR_SEP = re.compile(r"[ \t]*(?:/|,|;|-|–|to|or|&|and)[ \t]*")
+_FULL_DATE = re.compile(r"\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|(?:19|20)\d{2}")
+_PHONE_PART = re.compile(r"\+?[\d()][\d() -]{6,}\d")
+
+
+def _pair_parts(text: str, s: Span) -> list[Span]:
+    if s.category is Category.DATE:
+        part = _FULL_DATE
+    elif s.category is Category.CONTACT:
+        part = _PHONE_PART
+    else:
+        return [s]
+    value = text[s.start : s.end]
+    first = part.match(value)
+    if first is None:
+        return [s]
+    sep = _PAIR_SEP.match(value, first.end())
+    if sep is None or sep.end() == first.end() or not value[first.end() : sep.end()].strip():
+        return [s]
+    second = part.fullmatch(value, sep.end())
+    if second is None or (s.category is Category.CONTACT and sum(c.isdigit() for c in first.group()) < 7):
+        return [s]
+    return [s.with_(end=s.start + first.end()), s.with_(start=s.start + sep.end())]
+
+
 # Words that end no place's or organisation's name: "Harvey Milk Elementary in" of "... in
 # the fall" is the school.
 _NOT_A_PLACES_END = frozenset("a an the and or of to in on at by for from with as".split())
@@ -331,8 +405,12 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
     the widening would reach into a span of another category; names, places and organisations
     widened across an apostrophe; and what a model took in beside a value left out of it (a
     greeting, the sentence's next words, the next field's label, a department in brackets, a
-    person's possessive, a log line's clock time, a piece of a clock time beside a date)."""
+    person's possessive, a log line's clock time, a piece of a clock time beside a date, and
+    the words annotation leaves out of a value: an age's sex, a name's kinship word, role or
+    credential, a day after a place, a label before an identifier); a pair of dates or phone
+    numbers read as one split in two."""
     ordered = _without_log_times(text, sort_spans(spans))
+    ordered = sort_spans(p for s in ordered for p in _pair_parts(text, _without_annotation_extras(text, s)))
     out: list[Span] = []
     for i, s in enumerate(ordered):
         if s.category is Category.PROFESSION:

@@ -245,7 +245,7 @@ def test_a_value_is_taken_whole_across_an_apostrophe(text, part, whole, category
         ("Mrs Hollenbeck's daughter", "Hollenbeck", Category.NAME),
         ("the Smiths' dog", "Smiths", Category.NAME),
         ("Gethin'll ring tomorrow", "Gethin", Category.NAME),
-        ("the twins' Aunt Mereana", "Aunt Mereana", Category.NAME),  # not joined to the word before
+        ("the twins' Mereana Parata", "Mereana Parata", Category.NAME),  # not joined to the word before
     ],
 )
 def test_a_possessive_or_a_contraction_is_not_taken_into_a_value(text, value, category):
@@ -365,3 +365,58 @@ def test_a_unit_found_on_its_own_stays_its_own_span():
     text = "Clinic, 4410 Sassafras Pkwy, Suite 210, Okemah"
     spans = [span(text, "4410 Sassafras Pkwy", Category.LOCATION), span(text, "Suite 210", Category.LOCATION)]
     assert found(text, spans) == ["4410 Sassafras Pkwy", "Suite 210"]
+
+
+@pytest.mark.parametrize(
+    "text, value, category, kept",
+    [
+        ("Bed 4  68M  chest pain", "68M", Category.AGE, "68"),  # the sex after the age
+        ("Visited by Uncle Wally and Auntie June", "Uncle Wally", Category.NAME, "Wally"),
+        ("Handover from CN Eilidh Mhoireach at 0700", "CN Eilidh Mhoireach", Category.NAME, "Eilidh Mhoireach"),
+        ("Obs by Jasmeet Bhullar EN, stable", "Jasmeet Bhullar EN", Category.NAME, "Jasmeet Bhullar"),
+        ("Flying to Osaka tonite for work", "Osaka tonite", Category.LOCATION, "Osaka"),
+        ("Back from Wellington 11pm Sunday", "Wellington 11pm", Category.LOCATION, "Wellington"),
+        ("Pharmacist lic P-884102 checked", "lic P-884102", Category.ID, "P-884102"),
+        ("Nurse NCNZ 219874", "NCNZ 219874", Category.ID, "219874"),
+    ],
+)
+def test_what_annotation_leaves_out_of_a_value_is_left_out(text, value, category, kept):
+    assert found(text, [span(text, value, category)]) == [kept]
+
+
+@pytest.mark.parametrize(
+    "text, value, category, kept",
+    [
+        ("Ben (ENT surgeon) and Mrs Aunt", "Mrs Aunt", Category.NAME, "Mrs Aunt"),  # no name after the word
+        ("Age 34f", "34f", Category.AGE, "34"),
+        ("Seen at Osaka Today Clinic", "Osaka Today Clinic", Category.ORGANIZATION, "Osaka Today Clinic"),
+        ("NHI ZKD4417 on file", "ZKD4417", Category.ID, "ZKD4417"),
+        ("Licensed Genetic Counselor (LGC 4401-0072)", "LGC 4401-0072", Category.ID, "LGC 4401-0072"),  # written so
+    ],
+)
+def test_values_without_those_words_are_kept(text, value, category, kept):
+    assert found(text, [span(text, value, category)]) == [kept]
+
+
+@pytest.mark.parametrize(
+    "text, value, category, parts",
+    [
+        ("Tel 01478 960 235 / 07700 900 841 (mob)", "01478 960 235 / 07700 900 841", Category.CONTACT, ["01478 960 235", "07700 900 841"]),
+        ("Admissions 2017, 2021 for falls", "2017, 2021", Category.DATE, ["2017", "2021"]),
+        ("Respite 06/08/24 - 20/08/24 at Kowhai", "06/08/24 - 20/08/24", Category.DATE, ["06/08/24", "20/08/24"]),
+    ],
+)
+def test_a_pair_of_values_read_as_one_is_split(text, value, category, parts):
+    assert found(text, [span(text, value, category)]) == parts
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Served 1968-71 overseas", "1968-71", Category.DATE),
+        ("Seen 2024-11-21 in clinic", "2024-11-21", Category.DATE),
+        ("Ph (09) 555-1234 ext 22", "(09) 555-1234", Category.CONTACT),
+    ],
+)
+def test_a_single_value_with_a_separator_in_it_stays_whole(text, value, category):
+    assert found(text, [span(text, value, category)]) == [value]
