@@ -111,7 +111,9 @@ _PLACES = (Category.ORGANIZATION, Category.LOCATION)
 def _widen_organisations(text: str, ordered: list[Span]) -> list[Span]:
     """An organisation or a place followed by an organisation's ending is one organisation
     with it; a neighbour of either kind right before it (one space, or initials) joins it.
-    Two pieces of one organisation's name with only initials between them are one."""
+    Two pieces of one organisation's name with only initials between them are one, and so
+    are a town and the organisation right after it ("Gunnadoo" "Amcal", "St Brannock" "'s
+    CofE Primary")."""
     out: list[Span] = []
     for i, s in enumerate(ordered):
         if s.category in _PLACES:
@@ -122,7 +124,8 @@ def _widen_organisations(text: str, ordered: list[Span]) -> list[Span]:
             prev = out[-1] if out else None
             if prev is not None and prev.category in _PLACES and Category.ORGANIZATION in (prev.category, s.category):
                 gap = text[prev.end : s.start]
-                if (gap == " " and s.category is Category.ORGANIZATION and end is not None) or _INITIALS_GAP.fullmatch(gap):
+                town_then_org = gap in (" ", "'", "’") and prev.category is Category.LOCATION and s.category is Category.ORGANIZATION
+                if (gap == " " and s.category is Category.ORGANIZATION and end is not None) or town_then_org or _INITIALS_GAP.fullmatch(gap):
                     out[-1] = _as_organisation(prev, end=s.end, score=max(prev.score, s.score))
                     continue
         out.append(s)

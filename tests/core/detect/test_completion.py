@@ -128,12 +128,26 @@ def test_initials_between_two_pieces_of_an_organisation_are_part_of_it():
     [
         ("Seen at Whanganui Hospital. Marton GP to follow up", [("Whanganui Hospital", Category.ORGANIZATION), ("Marton", Category.LOCATION)]),
         ("lives in Tolaga, Gisborne", [("Tolaga", Category.LOCATION), ("Gisborne", Category.LOCATION)]),
-        ("Tulsa Mercy Hospital", [("Tulsa", Category.LOCATION), ("Mercy Hospital", Category.ORGANIZATION)]),  # two things maybe
+        ("Wesley Hospital, Auchenflower", [("Wesley Hospital", Category.ORGANIZATION), ("Auchenflower", Category.LOCATION)]),
     ],
 )
 def test_neighbouring_places_and_organisations_stay_apart(text, values):
     out = complete(text, [span(text, v, c) for v, c in values])
     assert [(text[s.start : s.end], s.category) for s in out] == values
+
+
+@pytest.mark.parametrize(
+    "text, values, whole",
+    [
+        # a town right before an organisation names it (the hand-written notes annotate so)
+        ("Tulsa Mercy Hospital", [("Tulsa", Category.LOCATION), ("Mercy Hospital", Category.ORGANIZATION)], "Tulsa Mercy Hospital"),
+        ("scripts from Gunnadoo Amcal weekly", [("Gunnadoo", Category.LOCATION), ("Amcal", Category.ORGANIZATION)], "Gunnadoo Amcal"),
+        ("Year 2 at St Brannock's CofE Primary", [("St Brannock", Category.LOCATION), ("s CofE Primary", Category.ORGANIZATION)], "St Brannock's CofE Primary"),
+    ],
+)
+def test_a_town_right_before_an_organisation_is_part_of_its_name(text, values, whole):
+    out = complete(text, [span(text, v, c) for v, c in values])
+    assert [(text[s.start : s.end], s.category) for s in out] == [(whole, Category.ORGANIZATION)]
 
 
 @pytest.mark.parametrize(

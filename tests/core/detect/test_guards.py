@@ -486,7 +486,8 @@ def test_ages_and_names_beside_those_shapes_stay(guard, text, value, category):
 @pytest.mark.parametrize(
     "text, value",
     [("Repeat CBC and CMP in a week", "CBC"), ("Admitted with NSTEMI overnight", "NSTEMI"), ("Referred to CAMHS", "CAMHS"),
-     ("Hyponatraemia, likely SIADH/CKD", "SIADH/CKD"), ("S.YAMAGUCHI FY1", "FY1"), ("Seen by the ST3 on call", "ST3")],
+     ("Hyponatraemia, likely SIADH/CKD", "SIADH/CKD"), ("S.YAMAGUCHI FY1", "FY1"), ("Seen by the ST3 on call", "ST3"),
+     ("Pathology | NATA Accredited | Flat 14", "NATA")],
 )
 def test_clinical_abbreviations_in_capitals_are_no_names(guard, text, value):
     assert guard.filter(text, [span_of(text, value, Category.NAME)]) == []
