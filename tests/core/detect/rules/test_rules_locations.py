@@ -121,6 +121,19 @@ def test_organisations(text, expected):
 
 
 @pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Prior auth sent to Express Scripts today.", "Express Scripts"),  # in no member's view before
+        ("Medicaid through CareSource (ID 1054876321).", "CareSource"),
+        ("Meds from Rite Aid - Manheim.", "Rite Aid"),
+    ],
+)
+def test_known_insurers_and_pharmacy_chains_are_validated_organisations(text, value):
+    spans = run("organisation", text)
+    assert [(text[s.start : s.end], s.validated) for s in spans] == [(value, True)]
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Mental Health team involved.",
