@@ -243,8 +243,9 @@ def _without_number_before(text: str, s: Span) -> Span:
 # ("lic P-884102", "NCNZ 219874"). A surrogate would replace those words too.
 _AGE_SEX = re.compile(r"(\d{1,3})[MFmf]")
 _NAME_LEAD = re.compile(
-    r"(?i:uncle|auntie|aunty|aunt|t[ií]o|t[ií]a|nana|koro|kuia|grandma|grandpa|granny|cousin|cuz)[ \t]+(?=[A-Z])"
-    r"|(?:CN|RN|EN|SN|HCA|NP|RM|CNM|CNS|NRP|EMT|OT|SW|PT|MO|HO)[ \t]+(?=[A-Z][a-z])"
+    r"(?i:uncle|auntie|aunty|aunt|t[ií]o|t[ií]a|nana|koro|kuia|whaea|matua|grandma|grandpa|granny|cousin|cuz)[ \t]+(?=[A-Z])"
+    r"|(?:CN|RN|EN|SN|HCA|NP|RM|CNM|CNS|NRP|EMT|OT|SW|PT|MO|HO|PCP|GP)[ \t]+(?=[A-Z][a-z])"
+    r"|(?:Phoned|Called|Rang|Emailed|Texted|Paged|Messaged|Visited|Asked|Informed|Advised)[ \t]+(?=[A-Z][a-z])"
 )
 _NAME_CREDENTIAL_END = re.compile(
     r"[ \t,]+(?:" + "|".join(re.escape(c) for c in sorted({*CREDENTIALS, "EN", "NRP", "CN", "HCA", "EMT", "EMT-P"}, key=len, reverse=True)) + r")$"
@@ -258,6 +259,8 @@ _PLACE_TIME_END = re.compile(
 _ID_LABELS = (
     "NCNZ SWRB GDC GMC NMC HCPC MCNZ AHPRA NPI DEA MRN NHI NHS UR URN CHI EMPI DVA IRD SSN TFN CRN NDIS IHI REG LIC"
 ).split()
+# A letterhead's one-letter label before an address or a number: "E reception@...", "T 07 306".
+_CONTACT_LABEL_LEAD = re.compile(r"[ETMFPW][:.]?[ \t]+(?=[\w(+])")
 _ID_LABEL_LEAD = re.compile(r"(?:[a-z]{2,5}\.?|(?:" + "|".join(_ID_LABELS) + r")\b\.?:?)[ \t]+(?=\S*\d)")
 
 
@@ -275,6 +278,9 @@ def _without_annotation_extras(text: str, s: Span) -> Span:
     if s.category is Category.LOCATION:
         m = _PLACE_TIME_END.search(text, s.start, s.end)
         return s.with_(end=m.start()) if m is not None and m.start() > s.start else s
+    if s.category is Category.CONTACT:
+        m = _CONTACT_LABEL_LEAD.match(value)
+        return s.with_(start=s.start + m.end()) if m is not None and m.end() < len(value) else s
     if s.category is Category.ID:
         m = _ID_LABEL_LEAD.match(value)
         if m is not None and sum(c.isdigit() for c in value[m.end() :]) >= 4:
@@ -287,6 +293,7 @@ def _without_annotation_extras(text: str, s: Span) -> Span:
 # "2017, 2021", "06/08/24 - 20/08/24". Each is its own value (and gets its own surrogate).
 _PAIR_SEP = re.compile(r"[ \t]*(?:/|,|;|-|–|to|or|&|and)[ \t]*")
 _FULL_DATE = re.compile(r"\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|(?:19|20)\d{2}")
+_EXTENSION = re.compile(r"[ \t,]*(?i:ext|extn|extension|x)\.?[ \t]*(\d{2,5})")
 _PHONE_PART = re.compile(r"\+?[\d()][\d() -]{6,}\d")
 
 
@@ -301,6 +308,9 @@ def _pair_parts(text: str, s: Span) -> list[Span]:
     first = part.match(value)
     if first is None:
         return [s]
+    if s.category is Category.CONTACT and (ext := _EXTENSION.fullmatch(value, first.end())) is not None:
+        # "0800 559 009 ext 4471": the number and its extension, each a number to call
+        return [s.with_(end=s.start + first.end()), s.with_(start=s.start + ext.start(1))]
     sep = _PAIR_SEP.match(value, first.end())
     if sep is None or sep.end() == first.end() or not value[first.end() : sep.end()].strip():
         return [s]

@@ -392,6 +392,9 @@ def test_a_unit_found_on_its_own_stays_its_own_span():
         ("Back from Wellington 11pm Sunday", "Wellington 11pm", Category.LOCATION, "Wellington"),
         ("Pharmacist lic P-884102 checked", "lic P-884102", Category.ID, "P-884102"),
         ("Nurse NCNZ 219874", "NCNZ 219874", Category.ID, "219874"),
+        ("Phoned Kahukura re transport", "Phoned Kahukura", Category.NAME, "Kahukura"),
+        ("PCP Marisol Quapaw-Lindgren agrees", "PCP Marisol Quapaw-Lindgren", Category.NAME, "Marisol Quapaw-Lindgren"),
+        ("E reception@quandonglaneeyecare.com.au", "E reception@quandonglaneeyecare.com.au", Category.CONTACT, "reception@quandonglaneeyecare.com.au"),
     ],
 )
 def test_what_annotation_leaves_out_of_a_value_is_left_out(text, value, category, kept):
@@ -403,6 +406,8 @@ def test_what_annotation_leaves_out_of_a_value_is_left_out(text, value, category
     [
         ("Ben (ENT surgeon) and Mrs Aunt", "Mrs Aunt", Category.NAME, "Mrs Aunt"),  # no name after the word
         ("Age 34f", "34f", Category.AGE, "34"),
+        ("Seen by Dr Saw Tun today", "Saw Tun", Category.NAME, "Saw Tun"),  # a Karen name, not the verb
+        ("Emma Phoned back", "Emma", Category.NAME, "Emma"),
         ("Seen at Osaka Today Clinic", "Osaka Today Clinic", Category.ORGANIZATION, "Osaka Today Clinic"),
         ("NHI ZKD4417 on file", "ZKD4417", Category.ID, "ZKD4417"),
         ("Licensed Genetic Counselor (LGC 4401-0072)", "LGC 4401-0072", Category.ID, "LGC 4401-0072"),  # written so
@@ -417,6 +422,7 @@ def test_values_without_those_words_are_kept(text, value, category, kept):
     [
         ("Tel 01478 960 235 / 07700 900 841 (mob)", "01478 960 235 / 07700 900 841", Category.CONTACT, ["01478 960 235", "07700 900 841"]),
         ("Admissions 2017, 2021 for falls", "2017, 2021", Category.DATE, ["2017", "2021"]),
+        ("Freephone 0800 559 009 ext 4471 any time", "0800 559 009 ext 4471", Category.CONTACT, ["0800 559 009", "4471"]),
         ("Respite 06/08/24 - 20/08/24 at Kowhai", "06/08/24 - 20/08/24", Category.DATE, ["06/08/24", "20/08/24"]),
     ],
 )
