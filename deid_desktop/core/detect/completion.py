@@ -424,6 +424,7 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
     numbers read as one split in two."""
     ordered = _without_log_times(text, sort_spans(spans))
     ordered = sort_spans(p for s in ordered for p in _pair_parts(text, _without_annotation_extras(text, s)))
+    ordered = _whole_identifier_tokens(text, ordered)
     out: list[Span] = []
     for i, s in enumerate(ordered):
         if s.category is Category.PROFESSION:
@@ -460,7 +461,53 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
         if s.category is Category.CONTACT and start > 0 and text[start - 1] == "(" and ")" in text[start:end] and "(" not in text[start:end]:
             start -= 1
         out.append(_widened(s, start, end, ordered, i))
-    return _merge_same(_widen_organisations(text, sort_spans(out)))
+    return _merge_same(_join_nicknames(text, _widen_organisations(text, sort_spans(out))))
+
+
+# A nickname in brackets or quotes between a first name and a surname: the three are one
+# name, as annotated ("Elspeth (Betty) Gruar", 'Haralambos "Harry" Karagiannopoulos'), and a
+# surrogate for the whole keeps the brackets balanced.
+_NICK_OPEN = re.compile(r"[ \t]*[(\"“'‘][ \t]*")
+_NICK_CLOSE = re.compile(r"[ \t]*[)\"”'’][ \t]*")
+
+
+def _join_nicknames(text: str, spans: list[Span]) -> list[Span]:
+    out: list[Span] = []
+    i = 0
+    while i < len(spans):
+        a = spans[i]
+        if i + 2 < len(spans) and all(s.category is Category.NAME for s in spans[i : i + 3]):
+            b, c = spans[i + 1], spans[i + 2]
+            if (
+                _NICK_OPEN.fullmatch(text, a.end, b.start)
+                and _NICK_CLOSE.fullmatch(text, b.end, c.start)
+                and " " not in text[b.start : b.end]
+                and "\n" not in text[a.start : c.end]
+            ):
+                out.append(a.with_(end=c.end, score=max(a.score, b.score, c.score)))
+                i += 3
+                continue
+        out.append(a)
+        i += 1
+    return out
+
+
+def _whole_identifier_tokens(text: str, ordered: list[Span]) -> list[Span]:
+    """An identifier written as one token that the vote cut into pieces of other kinds
+    ("LAU" a name and "00928841" an ID of "LAU-00928841"; "CSC" and a date "22/018844" of
+    "CSC/22/018844") is one identifier: the pieces inside its token are dropped."""
+    out = list(ordered)
+    for k, s in enumerate(ordered):
+        if s.category is not Category.ID:
+            continue
+        start, end = _widen_start(text, s.start, s.category), _widen_end(text, s.end, s.category)
+        inside = [o for o in ordered if o is not s and start <= o.start and o.end <= end]
+        if not inside or not _is_identifier_token(text[start:end]):
+            continue
+        if any(o.category is Category.ID for o in inside):
+            continue
+        out = [o for o in out if o not in inside and o is not s] + [s.with_(start=start, end=end)]
+    return sort_spans(out)
 
 
 def _widened(s: Span, start: int, end: int, ordered: list[Span], i: int) -> Span:

@@ -440,3 +440,37 @@ def test_a_pair_of_values_read_as_one_is_split(text, value, category, parts):
 )
 def test_a_single_value_with_a_separator_in_it_stays_whole(text, value, category):
     assert found(text, [span(text, value, category)]) == [value]
+
+
+@pytest.mark.parametrize(
+    "text, parts, whole",
+    [
+        ('Haralambos "Harry" Karagiannopoulos, 81', ["Haralambos", "Harry", "Karagiannopoulos"], 'Haralambos "Harry" Karagiannopoulos'),
+        ("Mrs Elspeth (Betty) Gruar, Room 14", ["Elspeth", "Betty", "Gruar"], "Elspeth (Betty) Gruar"),
+    ],
+)
+def test_a_nickname_between_a_first_name_and_a_surname_makes_one_name(text, parts, whole):
+    assert found(text, [span(text, p, Category.NAME) for p in parts]) == [whole]
+
+
+def test_names_listed_in_brackets_stay_apart():
+    text = "Children: Jaylah (Amir) Tuesday"
+    assert found(text, [span(text, "Jaylah", Category.NAME), span(text, "Amir", Category.NAME)]) == ["Jaylah", "Amir"]
+
+
+@pytest.mark.parametrize(
+    "text, pieces, whole",
+    [
+        ("Lab accession LAU-00928841 received", [("LAU", Category.NAME), ("00928841", Category.ID)], "LAU-00928841"),
+        ("Claim CSC/22/018844 lodged", [("CSC", Category.NAME), ("22/018844", Category.ID)], "CSC/22/018844"),
+    ],
+)
+def test_an_identifier_cut_into_pieces_of_other_kinds_is_one_identifier(text, pieces, whole):
+    out = complete(text, [span(text, v, c) for v, c in pieces])
+    assert [(text[s.start : s.end], s.category) for s in out] == [(whole, Category.ID)]
+
+
+def test_a_name_beside_an_identifier_across_a_space_stays_a_name():
+    text = "Tama Parata 00928841 seen"
+    out = complete(text, [span(text, "Tama Parata", Category.NAME), span(text, "00928841", Category.ID)])
+    assert [(text[s.start : s.end], s.category) for s in out] == [("Tama Parata", Category.NAME), ("00928841", Category.ID)]

@@ -350,13 +350,14 @@ def test_a_span_across_two_cells_of_a_row_is_output_as_two():
     assert [text[s.start : s.end] for s in e.detect(text)] == ["1", "02/2024"]
 
 
-def test_a_bracket_parts_a_names_words_but_not_a_phones():
+def test_a_name_with_a_nickname_in_brackets_is_one_span_with_its_brackets_and_a_phone_keeps_its_own():
     text = "Resident: Mrs Elspeth (Betty) Gruar, ph (09) 555 1234\n"
     across = Span(*at(text, "Betty) Gruar"), Category.NAME, "PATIENT", 0.9, "a")  # a model's, over the bracket
     first = Span(*at(text, "Elspeth"), Category.NAME, "PATIENT", 0.9, "b")
     phone = Span(*at(text, "(09) 555 1234"), Category.CONTACT, "PHONE", 0.9, "b")
     e = ens("union", {"a": [across], "b": [first, phone]})
-    assert [text[s.start : s.end] for s in e.detect(text)] == ["Elspeth", "Betty", "Gruar", "(09) 555 1234"]
+    # the three pieces are one name again after completion, brackets and all
+    assert [text[s.start : s.end] for s in e.detect(text)] == ["Elspeth (Betty) Gruar", "(09) 555 1234"]
 
 
 class Stepwise(Fixed):

@@ -140,7 +140,7 @@ def rebuild_spans(
     span of that category covers both, or when only spaces (no line break) separate them and
     the deciding spans agree on the fine type ("Leeds" CITY and "LS6 2PQ" ZIP stay apart, so
     each gets a surrogate of its own kind); never across a column gap, whatever covers it,
-    nor across a bracket between a name's, place's or organisation's words. Span edges then widen over non-word characters
+    nor across a bracket or a quote between a name's, place's or organisation's words. Span edges then widen over non-word characters
     that a member of the same category included (the "(" of "(09) 555 1234"), never over
     other words."""
     index = _SpanIndex(by_member)
@@ -155,8 +155,8 @@ def rebuild_spans(
                 gap = text[toks[last][1] : toks[t][0]]
                 covered = index.covers(d.category, toks[last][0], toks[t][1]) and not _COLUMN_GAP.search(gap)
                 spaces_only = gap.strip(" \t") == "" and "\n" not in gap and "\r" not in gap
-                if d.category in _WORD_CATEGORIES and any(c in "()[]" for c in gap):
-                    covered = False  # "Elspeth (Betty) Gruar": a bracket parts a name's words
+                if d.category in _WORD_CATEGORIES and any(c in "()[]\"“”" for c in gap):
+                    covered = False  # "Elspeth (Betty) Gruar": a bracket parts a name's words (completion joins them whole)
                 if covered or (spaces_only and pd.span.fine == d.span.fine):
                     groups[-1].append(t)
                     continue
