@@ -716,9 +716,20 @@ def _kind_words() -> frozenset[str]:
     return frozenset(w.casefold() for n in names for w in words("organisations", n)) - {"&", "of", "and", "the", "for"}
 
 
-def _only_kind_word(value: str) -> bool:
-    parts = value.split()
-    return len(parts) == 1 and parts[0].casefold() in _kind_words()
+# A capitalised word just before: "Tri-County" + "Urology" is a practice's name in two pieces.
+_NAME_WORD_BEFORE = re.compile(r"[A-Z][\w'’-]*[ \t]$")
+
+
+def _only_kind_word(text: str, span: Span) -> bool:
+    """One word that says what kind of body it is ("Hospital"), or names a department
+    ("Audiology") with no capitalised word before it ("Tri-County Urology" is a practice):
+    no organisation of anyone's."""
+    parts = text[span.start : span.end].split()
+    if len(parts) != 1:
+        return False
+    if parts[0].casefold() in _kind_words():
+        return True
+    return _DEPARTMENT_WORD.fullmatch(parts[0]) is not None and not _NAME_WORD_BEFORE.search(text, max(0, span.start - 40), span.start)
 
 
 def _token_pattern(token: str, alone: bool) -> str:
@@ -812,7 +823,7 @@ class ClinicalTermGuard:
             and not _only_acronyms(text, s)
             and not _only_credentials(text, s)
             and not _is_no_job(text, s)
-            and not (s.category == Category.ORGANIZATION and _only_kind_word(text[s.start : s.end]))
+            and not (s.category == Category.ORGANIZATION and _only_kind_word(text, s))
             and not _only_function_words(text, s)
             and not _possessive_tail(text, s)
             and not _bed_or_room(text, s)

@@ -476,6 +476,7 @@ def test_references_counts_temperatures_and_cited_authors_are_no_phi(guard, text
         ("Seen at Johns Hopkins, Baltimore, MD 21287", "MD", Category.LOCATION),  # Maryland
         ("will call back tmrw. -RM\nMon 0830 RM: picked up", "RM", Category.NAME),  # initials, not a midwife
         ("Referred by Dr Phd Nguyen", "Phd Nguyen", Category.NAME),
+        ("Copy to: Dr Ellsworth, Tri-County Urology, 1400 Medical Pkwy", "Urology", Category.ORGANIZATION),  # a practice's name
     ],
 )
 def test_ages_and_names_beside_those_shapes_stay(guard, text, value, category):
@@ -540,6 +541,7 @@ def test_a_profession_that_is_or_starts_a_job_stays(guard, text, value):
         ("Ruth Okonjo, Community Support Worker, rang", "Community Support Worker", Category.ORGANIZATION),
         ("Referred by Denturist (Glen) at Smile Right", "Denturist", Category.NAME),
         ("Referred by: Mr S. Venkatesan (Orthopaedics), Dunmore", "Orthopaedics", Category.NAME),
+        ("Hearing test booked with Audiology next week", "Audiology", Category.ORGANIZATION),
         ("Next appt with Hygienist Tracey", "Hygienist", Category.NAME),
         ("Sees a Chiropractor weekly", "Chiropractor", Category.ORGANIZATION),
     ],
