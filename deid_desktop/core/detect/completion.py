@@ -243,7 +243,7 @@ def _without_number_before(text: str, s: Span) -> Span:
 # ("lic P-884102", "NCNZ 219874"). A surrogate would replace those words too.
 _AGE_SEX = re.compile(r"(\d{1,3})[MFmf]")
 _NAME_LEAD = re.compile(
-    r"(?i:uncle|auntie|aunty|aunt|t[ií]o|t[ií]a|nana|koro|kuia|whaea|matua|grandma|grandpa|granny|cousin|cuz)[ \t]+(?=[A-Z])"
+    r"(?i:uncle|auntie|aunty|aunt|t[ií]o|t[ií]a|nana|koro|kuia|whaea|matua|mokopuna|moko|grandma|grandpa|granny|cousin|cuz)[ \t]+(?=[A-Z])"
     r"|(?:CN|RN|EN|SN|HCA|NP|RM|CNM|CNS|NRP|EMT|OT|SW|PT|MO|HO|PCP|GP)[ \t]+(?=[A-Z][a-z])"
     r"|(?:Phoned|Called|Rang|Emailed|Texted|Paged|Messaged|Visited|Asked|Informed|Advised)[ \t]+(?=[A-Z][a-z])"
 )
@@ -261,6 +261,12 @@ _ID_LABELS = (
 ).split()
 # A letterhead's one-letter label before an address or a number: "E reception@...", "T 07 306".
 _CONTACT_LABEL_LEAD = re.compile(r"[ETMFPW][:.]?[ \t]+(?=[\w(+])")
+# Lower-case words after the word that ends an organisation's name: "... Medical Center
+# parking garage", "Gunnadoo Land Council bus".
+_LOWER_AFTER_HEAD = re.compile(
+    r"\b(?:Center|Centre|Hospital|Clinic|Council|Practice|Pharmacy|Surgery|School|College|University|Trust|Church)"
+    r"(?P<tail>(?:[ \t]+[a-z][a-z'’-]*)+)$"
+)
 _ID_LABEL_LEAD = re.compile(r"(?:[a-z]{2,5}\.?|(?:" + "|".join(_ID_LABELS) + r")\b\.?:?)[ \t]+(?=\S*\d)")
 
 
@@ -278,6 +284,9 @@ def _without_annotation_extras(text: str, s: Span) -> Span:
     if s.category is Category.LOCATION:
         m = _PLACE_TIME_END.search(text, s.start, s.end)
         return s.with_(end=m.start()) if m is not None and m.start() > s.start else s
+    if s.category is Category.ORGANIZATION:
+        m = _LOWER_AFTER_HEAD.search(text, s.start, s.end)
+        return s.with_(end=m.start("tail")) if m is not None else s
     if s.category is Category.CONTACT:
         m = _CONTACT_LABEL_LEAD.match(value)
         return s.with_(start=s.start + m.end()) if m is not None and m.end() < len(value) else s

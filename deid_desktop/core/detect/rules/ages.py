@@ -36,7 +36,7 @@ _DOB_AGE = re.compile(
     r"\d{1,4}[/.\s-](?:\d{1,2}|[A-Za-z]{3,9})[/.\s-]\d{2,4}\s*\(\s*(?:age\s*)?(\d{1,3})\s*(?:y|yo|yrs?|years?)?\s*\)",
     re.I,
 )
-_IDENTITY_LINE = re.compile(r"\b(?:DOB|D\.O\.B|born|MRN|NHI|NHS|URN?|patient|pt|sex|gender)\b", re.I)
+_IDENTITY_LINE = re.compile(r"\b(?:DOB|D\.O\.B|born|MRN|NHI|NHS|URN?|patient|pt|sex|gender|bed[ \t]*\d{1,3})\b", re.I)
 _DECADE = re.compile(r"\bin\s+(?:his|her|their|the)\s+(?:(?:early|mid|late)[\s-]+)?(\d0)['’]?s\b", re.I)
 _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
 _ONES = "one two three four five six seven eight nine".split()
@@ -163,7 +163,7 @@ class AgeDetector(RuleDetector):
         for m in _SEX.finditer(text):
             if not _GAUGE_AFTER.match(text, m.end()) and "size" not in before(text, m.start(), 12):
                 # "75F" on a line that identifies the patient (a date of birth, a record
-                # number) is the patient's age and sex, whatever the models say
+                # number, a handover's bed) is the patient's age and sex, whatever the models say
                 add(m.start(1), m.end(1), int(m[1]), 0.7, validated=bool(_IDENTITY_LINE.search(_line(text, m.start()))))
         for m in _DECADE.finditer(text):
             add(m.start(1), m.end(1), int(m[1]), 0.8)

@@ -110,6 +110,8 @@ def test_age_and_sex_on_a_line_that_identifies_the_patient_is_validated():
     found = {text[s.start : s.end]: s.validated for s in spans}
     assert found["73"] is True
     assert found.get("30") is False  # no identity on that line: the models decide
+    handover = "Bed 3  Kofi 45M  post lap chole, pain ok."  # a handover's bed, a name, the age and sex
+    assert {handover[s.start : s.end]: s.validated for s in run("age", handover)}["45"] is True
 
 
 PEDIGREE = """FAMILY HISTORY
