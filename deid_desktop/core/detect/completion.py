@@ -505,18 +505,33 @@ def _whole_identifier_tokens(text: str, ordered: list[Span]) -> list[Span]:
     """An identifier written as one token that the vote cut into pieces of other kinds
     ("LAU" a name and "00928841" an ID of "LAU-00928841"; "CSC" and a date "22/018844" of
     "CSC/22/018844") is one identifier: the pieces inside its token are dropped."""
-    out = list(ordered)
+    dropped: set[int] = set()
+    widened: dict[int, Span] = {}
     for k, s in enumerate(ordered):
-        if s.category is not Category.ID:
+        if s.category is not Category.ID or k in dropped:
             continue
         start, end = _widen_start(text, s.start, s.category), _widen_end(text, s.end, s.category)
-        inside = [o for o in ordered if o is not s and start <= o.start and o.end <= end]
-        if not inside or not _is_identifier_token(text[start:end]):
+        if (start, end) == (s.start, s.end):
             continue
-        if any(o.category is Category.ID for o in inside):
+        # the neighbours inside the token: the spans are sorted, so only those next to it
+        inside = []
+        j = k - 1
+        while j >= 0 and ordered[j].end > start:
+            if ordered[j].start >= start:
+                inside.append(j)
+            j -= 1
+        j = k + 1
+        while j < len(ordered) and ordered[j].start < end:
+            if ordered[j].end <= end:
+                inside.append(j)
+            j += 1
+        if not inside or not _is_identifier_token(text[start:end]) or any(ordered[j].category is Category.ID for j in inside):
             continue
-        out = [o for o in out if o not in inside and o is not s] + [s.with_(start=start, end=end)]
-    return sort_spans(out)
+        dropped.update(inside)
+        widened[k] = s.with_(start=start, end=end)
+    if not widened:
+        return ordered
+    return sort_spans(widened.get(k, s) for k, s in enumerate(ordered) if k not in dropped)
 
 
 def _widened(s: Span, start: int, end: int, ordered: list[Span], i: int) -> Span:
