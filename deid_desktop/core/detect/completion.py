@@ -279,6 +279,8 @@ def _without_annotation_extras(text: str, s: Span) -> Span:
         m = _NAME_LEAD.match(value)
         if m is not None and m.end() < len(value):
             s = s.with_(start=s.start + m.end())
+        if text[s.start : s.end].isupper():
+            return s  # "NGUYEN VAN DO": in capitals a surname may spell a credential
         m = _NAME_CREDENTIAL_END.search(text, s.start, s.end)
         return s.with_(end=m.start()) if m is not None and m.start() > s.start else s
     if s.category is Category.LOCATION:
@@ -295,7 +297,6 @@ def _without_annotation_extras(text: str, s: Span) -> Span:
         if m is not None and sum(c.isdigit() for c in value[m.end() :]) >= 4:
             return s.with_(start=s.start + m.end())
     return s
-
 
 
 # Two values written as a pair that a model read as one: "01478 960 235 / 07700 900 841",

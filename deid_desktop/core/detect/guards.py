@@ -378,9 +378,8 @@ def _is_not_anyones(text: str, span: Span) -> bool:
 
 # A date, then a clock time ("12/02/25 0915", "14/11/2025 @ 1602", "NOV 20, 2024@09:31:07",
 # "21/11 0215", "Mon the 11th 0830"): message logs, result headers and EHR note headers stamp
-# each entry so, and a
-# model reads the time as an ID or as more of the date. A date without its year takes only a
-# time that cannot be a year ("21/11 0215", not "21/11 2019").
+# each entry so, and a model reads the time as an ID or as more of the date. A date without
+# its year takes only a time that cannot be a year ("21/11 0215", not "21/11 2019").
 _STAMP_SEP = r"(?:[ \t]+(?:at[ \t]+|@[ \t]*)?|[ \t]*@[ \t]*)"
 _NOT_A_YEAR = r"(?:(?:0\d|1[0-8])[0-5]\d|2[1-3][0-5]\d|(?:[01]?\d|2[0-3]):[0-5]\d)(?![\w/.-])"
 DATE_THEN_TIME = re.compile(

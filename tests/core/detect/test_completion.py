@@ -411,6 +411,7 @@ def test_what_annotation_leaves_out_of_a_value_is_left_out(text, value, category
         ("Ben (ENT surgeon) and Mrs Aunt", "Mrs Aunt", Category.NAME, "Mrs Aunt"),  # no name after the word
         ("Age 34f", "34f", Category.AGE, "34"),
         ("Seen by Dr Saw Tun today", "Saw Tun", Category.NAME, "Saw Tun"),  # a Karen name, not the verb
+        ("PATIENT: NGUYEN VAN DO  DOB 01/01/1950", "NGUYEN VAN DO", Category.NAME, "NGUYEN VAN DO"),  # a surname, not a credential
         ("Emma Phoned back", "Emma", Category.NAME, "Emma"),
         ("Seen at Osaka Today Clinic", "Osaka Today Clinic", Category.ORGANIZATION, "Osaka Today Clinic"),
         ("NHI ZKD4417 on file", "ZKD4417", Category.ID, "ZKD4417"),

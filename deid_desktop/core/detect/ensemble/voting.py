@@ -140,9 +140,9 @@ def rebuild_spans(
     span of that category covers both, or when only spaces (no line break) separate them and
     the deciding spans agree on the fine type ("Leeds" CITY and "LS6 2PQ" ZIP stay apart, so
     each gets a surrogate of its own kind); never across a column gap, whatever covers it,
-    nor across a bracket or a quote between a name's, place's or organisation's words. Span edges then widen over non-word characters
-    that a member of the same category included (the "(" of "(09) 555 1234"), never over
-    other words."""
+    nor across a bracket or a quote between a name's, place's or organisation's words. Span
+    edges then widen over non-word characters that a member of the same category included
+    (the "(" of "(09) 555 1234"), never over other words."""
     index = _SpanIndex(by_member)
     groups: list[list[int]] = []
     for t, d in enumerate(decided):

@@ -103,8 +103,8 @@ class _NameRule(RuleDetector):
     ) -> Span | None:
         """The trimmed name as a span; with ``known`` one word must be in the name lists (a
         field such as "Patient:" is as often followed by "Alert and oriented"). A name ends at
-        a column gap: "Ms Ottilie Brannagh   Hosp No:" is "Ottilie Brannagh"."""
-        gap = _COLUMN_GAP.search(text, start, end)
+        a form's field gap: "Ms Ottilie Brannagh   Hosp No:" is "Ottilie Brannagh"."""
+        gap = _FIELD_GAP.search(text, start, end)
         if gap is not None:
             end = gap.start()
         cut = trim_name(text, start, end)
@@ -118,7 +118,8 @@ class _NameRule(RuleDetector):
         return self.span(s, e, Category.NAME, fine, score)
 
 
-_COLUMN_GAP = re.compile(r"\t| {2,}")
+# Two spaces or more, or a tab: a form's next field ("Ms Ottilie Brannagh  Hosp No:").
+_FIELD_GAP = re.compile(r"\t| {2,}")
 _TITLED = re.compile(rf"(?<![\w.])(?P<t>{_TITLE})\b\.?[ \t]+(?P<n>{NAME})")
 
 
@@ -260,7 +261,7 @@ _AFTER_SIGNOFF = re.compile(r"[ \t]*(?:\Z|\n[ \t]*(?:\n|\Z|[-=_*~]{3,}))")
 # A letter's typist in brackets after the dictation or typing date, "Typed: 18/10/2024 (sw)",
 # and a UK letter's reference of the author's and the typist's initials, "Our ref: IOH/sw".
 _TYPED_INITIALS = re.compile(
-    r"\b(?i:typed|transcribed|dictated|dict|tx)\b[ \t]*(?i:by)?[ \t]*:?[ \t]*(?:\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}[ \t]*)?"
+    r"\b(?i:typed|transcribed|dictated|dict)\b[ \t]*(?i:by)?[ \t]*:?[ \t]*(?:\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}[ \t]*)?"
     r"\([ \t]*(?P<n>[A-Za-z]{2,3})[ \t]*\)"
 )
 _LETTER_REF = re.compile(

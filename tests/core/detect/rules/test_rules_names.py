@@ -206,6 +206,7 @@ def test_initials_that_sign_a_note_or_carry_a_bleep_are_names(text, expected):
         "BP 120/80, sats 98% on RA. Plan to discharge",  # not at the end of a line
         "Ref: GP/OT referral attached",  # services, not initials
         "Dictated (see above) and typed (not checked)",
+        "Tx (abx) started, Dx (flu) likely",  # treatment and diagnosis, not a typist
     ],
 )
 def test_abbreviations_headings_and_mid_text_capitals_are_not_initials(text):
