@@ -259,8 +259,8 @@ _PLACE_TIME_END = re.compile(
 _ID_LABELS = (
     "NCNZ SWRB GDC GMC NMC HCPC MCNZ AHPRA NPI DEA MRN NHI NHS UR URN CHI EMPI DVA IRD SSN TFN CRN NDIS IHI REG LIC"
 ).split()
-# A letterhead's one-letter label before an address or a number: "E reception@...", "T 07 306".
-_CONTACT_LABEL_LEAD = re.compile(r"[ETMFPW][:.]?[ \t]+(?=[\w(+])")
+# A label before an address or a number: "E reception@...", "T 07 306", "email marta.wt@...".
+_CONTACT_LABEL_LEAD = re.compile(r"(?:[ETMFPW]|(?i:e-?mail|ph|phone|tel|mob|mobile|cell|fax))[:.]?[ \t]+(?=[\w(+])")
 # Lower-case words after the word that ends an organisation's name: "... Medical Center
 # parking garage", "Gunnadoo Land Council bus".
 _LOWER_AFTER_HEAD = re.compile(
@@ -503,9 +503,9 @@ def _join_nicknames(text: str, spans: list[Span]) -> list[Span]:
 
 
 def _whole_identifier_tokens(text: str, ordered: list[Span]) -> list[Span]:
-    """An identifier written as one token that the vote cut into pieces of other kinds
-    ("LAU" a name and "00928841" an ID of "LAU-00928841"; "CSC" and a date "22/018844" of
-    "CSC/22/018844") is one identifier: the pieces inside its token are dropped."""
+    """An identifier written as one token that the vote cut into pieces ("LAU" a name and
+    "00928841" an ID of "LAU-00928841"; "88" an ID, "33219" a contact and "K" an ID of
+    "88-33219-K") is one identifier: the other pieces inside its token are dropped."""
     dropped: set[int] = set()
     widened: dict[int, Span] = {}
     for k, s in enumerate(ordered):
@@ -526,7 +526,7 @@ def _whole_identifier_tokens(text: str, ordered: list[Span]) -> list[Span]:
             if ordered[j].end <= end:
                 inside.append(j)
             j += 1
-        if not inside or not _is_identifier_token(text[start:end]) or any(ordered[j].category is Category.ID for j in inside):
+        if not inside or not _is_identifier_token(text[start:end]):
             continue
         dropped.update(inside)
         widened[k] = s.with_(start=start, end=end)

@@ -399,6 +399,7 @@ def test_a_unit_found_on_its_own_stays_its_own_span():
         ("took the Gunnadoo Land Council bus home", "Gunnadoo Land Council bus", Category.ORGANIZATION, "Gunnadoo Land Council"),
         ("PCP Marisol Quapaw-Lindgren agrees", "PCP Marisol Quapaw-Lindgren", Category.NAME, "Marisol Quapaw-Lindgren"),
         ("E reception@quandonglaneeyecare.com.au", "E reception@quandonglaneeyecare.com.au", Category.CONTACT, "reception@quandonglaneeyecare.com.au"),
+        ("daughter Marta or email marta.wt@bigpond.com", "email marta.wt@bigpond.com", Category.CONTACT, "marta.wt@bigpond.com"),
     ],
 )
 def test_what_annotation_leaves_out_of_a_value_is_left_out(text, value, category, kept):
@@ -468,6 +469,7 @@ def test_names_listed_in_brackets_stay_apart():
     [
         ("Lab accession LAU-00928841 received", [("LAU", Category.NAME), ("00928841", Category.ID)], "LAU-00928841"),
         ("Claim CSC/22/018844 lodged", [("CSC", Category.NAME), ("22/018844", Category.ID)], "CSC/22/018844"),
+        ("Supplier: BOC Healthcare, account 88-33219-K", [("88", Category.ID), ("33219", Category.CONTACT), ("K", Category.ID)], "88-33219-K"),
     ],
 )
 def test_an_identifier_cut_into_pieces_of_other_kinds_is_one_identifier(text, pieces, whole):

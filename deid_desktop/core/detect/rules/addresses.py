@@ -33,6 +33,16 @@ _STREET_NAME = re.compile(
 _PO_BOX = re.compile(
     r"\b(?i:p\.?\s?o\.?\s*box|post\s+office\s+box|private\s+bag|locked\s+bag|gpo\s+box)\s+\d{1,6}\b"
 )
+# A street address in lower case, as patients' messages write one ("apt 3B at 1200 n lamar
+# blvd"): a number, one to three words and a street word, after a word that says where
+# ("at", "on", "lives", "address") or a flat number. Street words that are as often something
+# else ("dr", "ct", "ln", "way", "pl") are left to the capitalised pattern.
+_LOWER_STREET = re.compile(
+    r"(?:(?<=\bat )|(?<=\bon )|(?<=\bin )|(?<=\bto )|(?<=\bfrom )|(?<=\blives )|(?<=\baddress )|(?<=\baddress: )|(?<=\baddr: ))"
+    r"(?P<a>(?:(?:apt|unit|flat|suite)\.?[ \t]*\d{1,4}[A-Za-z]?[ \t]*,?[ \t]*(?:at[ \t]+)?)?\d{1,5}[a-z]?[ \t]+(?:[nsew]\.?[ \t]+)?"
+    r"(?:[a-z][a-z'’-]+[ \t]+){1,3}(?:street|st|road|rd|avenue|ave|blvd|boulevard|lane|drive|crescent|cres|terrace|tce"
+    r"|parkway|pkwy|highway|hwy)\b\.?)"
+)
 _RURAL_DELIVERY = re.compile(r"(?<=,[ \t])RD[ \t]?\d{1,2}\b")
 # ", Ponsonby, Auckland" after a street; stops at anything that is not a capitalised place.
 _TAIL_PART = re.compile(
@@ -53,6 +63,9 @@ class StreetAddressDetector(RuleDetector):
             if known.get(m["town"].casefold()) == "city" and not m.group().split()[0].casefold() in ("the", "and"):
                 found.append(self.span(m.start(), m.end(), Category.LOCATION, "STREET", 0.75))
                 found.extend(self._tail(text, m.end()))
+        for m in _LOWER_STREET.finditer(text):
+            # validated: the models rarely mark an address written in lower case
+            found.append(self.span(m.start("a"), m.end("a"), Category.LOCATION, "STREET", 0.8, validated=True))
         for rx, score in ((_PO_BOX, 0.95), (_RURAL_DELIVERY, 0.7)):
             for m in rx.finditer(text):
                 found.append(self.span(m.start(), m.end(), Category.LOCATION, "STREET", score))

@@ -115,6 +115,8 @@ def test_a_british_plate_after_a_word_about_a_car():
     spans = run("vehicle", text)
     assert [text[s.start : s.end] for s in spans] == ["KX19 BHT"] and spans[0].validated
     assert texts("vehicle", "Seen by AB12 CDE team") == []  # no car before it
+    drives = "He still drives his Land Rover (SV14 KXD) to the Co-op"
+    assert texts("vehicle", drives) == ["SV14 KXD"]
 
 
 def test_device_serial_numbers():

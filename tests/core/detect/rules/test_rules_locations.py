@@ -251,3 +251,23 @@ def test_a_uk_postcode_written_in_full_in_an_address_is_validated(text, value):
 @pytest.mark.parametrize("text", ["L5 S1 and C5 6NR roots", "see ref AB1 2CD in the protocol"])
 def test_a_postcode_shape_away_from_an_address_is_not_validated(text):
     assert not any(s.validated for s in run("postcode", text))
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("hi its dolores from apt 3B at 1200 n lamar blvd. my grandson", "apt 3B at 1200 n lamar blvd."),
+        ("lives at 22 kowhai st with mum", "22 kowhai st"),
+    ],
+)
+def test_a_street_address_in_lower_case_after_a_word_of_place_is_validated(text, expected):
+    spans = run("street_address", text)
+    assert [(text[s.start : s.end], s.validated) for s in spans] == [(expected, True)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["take 2 tabs at 10 pm daily", "seen at 4 west ward", "went to 2 tennis courts", "d/w dr at 2 pm per dr"],
+)
+def test_numbers_and_words_in_lower_case_are_no_street(text):
+    assert texts("street_address", text) == []
