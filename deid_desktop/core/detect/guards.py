@@ -461,8 +461,9 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
     return False
 
 
-# A reference into a law or a document: "Coroners Act 2003, s.28", "reg 12", "para 4".
-_SECTION_BEFORE = re.compile(r"\b(?:s|ss|sec|sect|section|reg|regulation|cl|clause|para|paragraph|art|article|rule|sch|schedule|p|pp|page)\.?\s*$", re.IGNORECASE)
+# A reference into a law or a document: "Coroners Act 2003, s.28", "reg 12", "para 4" (not the
+# "s" of "he's 14").
+_SECTION_BEFORE = re.compile(r"(?<!['’])\b(?:s|ss|sec|sect|section|reg|regulation|cl|clause|para|paragraph|art|article|rule|sch|schedule|p|pp|page)\.?\s*$", re.IGNORECASE)
 # A count of people, not their age: "4 children aged 7 to 15", "2 sisters".
 _PEOPLE_AFTER = re.compile(
     r"\s+(?:children|kids|sons|daughters|grandchildren|grandkids|siblings|brothers|sisters|boys|girls|"

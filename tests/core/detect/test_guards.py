@@ -473,6 +473,7 @@ def test_references_counts_temperatures_and_cited_authors_are_no_phi(guard, text
         ("Seen with Dr Hartley in clinic", "Hartley", Category.NAME),
         ("Mother: Angharad (61), well", "61", Category.AGE),  # an age in brackets is one
         ("aged 80+ and frail", "80", Category.AGE),
+        ("my grandson jayden (he's 14) found me", "14", Category.AGE),  # not section 14
         ("Seen at Johns Hopkins, Baltimore, MD 21287", "MD", Category.LOCATION),  # Maryland
         ("will call back tmrw. -RM\nMon 0830 RM: picked up", "RM", Category.NAME),  # initials, not a midwife
         ("Referred by Dr Phd Nguyen", "Phd Nguyen", Category.NAME),

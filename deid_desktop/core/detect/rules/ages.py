@@ -37,6 +37,13 @@ _DOB_AGE = re.compile(
     re.I,
 )
 _IDENTITY_LINE = re.compile(r"\b(?:DOB|D\.O\.B|born|MRN|NHI|NHS|URN?|patient|pt|sex|gender|bed[ \t]*\d{1,3})\b", re.I)
+# "he's 14", "she is 34.": a person and a bare number that ends the clause ("she's 14 weeks",
+# "he is 5 ft 2" are not ages).
+_IS_AGE = re.compile(
+    r"\b(?i:he|she)(?:['’]s|[ \t]+(?:is|was|turned|turns))[ \t]+(\d{1,3})"
+    r"(?=[ \t]*(?:[),.;!?]|$|[ \t]+(?:and|but|now|today|this|next|in|on|with|so)\b))",
+    re.M,
+)
 _DECADE = re.compile(r"\bin\s+(?:his|her|their|the)\s+(?:(?:early|mid|late)[\s-]+)?(\d0)['’]?s\b", re.I)
 _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
 _ONES = "one two three four five six seven eight nine".split()
@@ -138,6 +145,8 @@ class AgeDetector(RuleDetector):
         for rx, score in ((_YEARS_OLD, 0.95), (_YO, 0.9)):
             for m in rx.finditer(text):
                 add(m.start(1), m.end(1), int(m[1]), score, validated=True)
+        for m in _IS_AGE.finditer(text):
+            add(m.start(1), m.end(1), int(m[1]), 0.85, validated=True)
         for m in _AGED.finditer(text):
             if not _NOT_AN_AGE_AFTER.match(text, m.end()) and not _NOT_AN_AGE_BEFORE.search(before(text, m.start(), 20)):
                 add(m.start(1), m.end(1), int(m[1]), 0.9, validated=True)

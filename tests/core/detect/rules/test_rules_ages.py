@@ -161,3 +161,16 @@ def test_numbers_outside_an_age_column_are_not_ages(text, expected):
 )
 def test_second_ages_listed_after_an_event_word(text, expected):
     assert texts("age", text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, age",
+    [("my grandson jayden (he's 14) found me", "14"), ("Lives with her 2 children; she is 34.", "34"), ("He turned 80 in March", "80")],
+)
+def test_a_person_and_a_number_that_ends_the_clause_is_an_age(text, age):
+    assert [(text[s.start : s.end], s.validated) for s in run("age", text)] == [(age, True)]
+
+
+@pytest.mark.parametrize("text", ["she's 14 weeks pregnant", "he is 5 ft 2", "she is 2 days post op", "he's 1 of 3 brothers"])
+def test_a_number_with_a_unit_after_he_or_she_is_no_age(text):
+    assert texts("age", text) == []
