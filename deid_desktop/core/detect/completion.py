@@ -270,8 +270,15 @@ _LOWER_AFTER_HEAD = re.compile(
 _ID_LABEL_LEAD = re.compile(r"(?:[a-z]{2,5}\.?|(?:" + "|".join(_ID_LABELS) + r")\b\.?:?)[ \t]+(?=\S*\d)")
 
 
+# A "date" with a run of five digits or more that is no compact date: an identifier's token
+# the models read as a date ("PNC 19/482937K").
+_NOT_A_DATE = re.compile(r"(?=[\w/-]*\d{5})(?!\d{8}$)[\w/-]+")
+
+
 def _without_annotation_extras(text: str, s: Span) -> Span:
     value = text[s.start : s.end]
+    if s.category is Category.DATE and _NOT_A_DATE.fullmatch(value):
+        return s.with_(category=Category.ID, fine="OTHER")
     if s.category is Category.AGE:
         m = _AGE_SEX.fullmatch(value)
         return s.with_(end=s.start + len(m.group(1))) if m else s

@@ -481,3 +481,13 @@ def test_a_name_beside_an_identifier_across_a_space_stays_a_name():
     text = "Tama Parata 00928841 seen"
     out = complete(text, [span(text, "Tama Parata", Category.NAME), span(text, "00928841", Category.ID)])
     assert [(text[s.start : s.end], s.category) for s in out] == [("Tama Parata", Category.NAME), ("00928841", Category.ID)]
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [("inmate PNC 19/482937K cell B2", "19/482937K", Category.ID), ("Seen 20241121 in clinic", "20241121", Category.DATE),
+     ("Seen 21/11/2024 in clinic", "21/11/2024", Category.DATE)],
+)
+def test_a_date_with_a_long_run_of_digits_is_an_identifier(text, value, category):
+    out = complete(text, [span(text, value, Category.DATE)])
+    assert [(text[s.start : s.end], s.category) for s in out] == [(value, category)]

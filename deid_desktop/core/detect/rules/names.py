@@ -603,6 +603,8 @@ class DictionaryNameDetector(_NameRule):
                 first, last = words[i], words[i + 1]
                 if first[2] not in firsts or not (last[2] in lasts or last[2] in firsts):
                     continue
+                if _FIELD_GAP.search(text, first[1], last[0]):
+                    continue  # "Bernadette   Hosp no:": the next field, not a surname
                 if first[2] in stop or last[2] in stop:
                     continue
                 ambiguous = (first[2] in common) + (last[2] in common)

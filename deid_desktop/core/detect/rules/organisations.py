@@ -43,6 +43,8 @@ _SUFFIX = re.compile(
 )
 _NAME_BEFORE = re.compile(rf"(?<![\w'’-])(?P<n>{_NAME_PART}),?[ \t]+$")
 _KINDS = {"hospital": ("HOSPITAL", 0.85), "company": ("COMPANY", 0.85), "business": ("COMPANY", 0.7), "pharmacy": ("HOSPITAL", 0.85)}
+# A UK prison by its prefix: "HMP Altcourse", "HMYOI Feltham", "HM Prison Barlinnie".
+_PRISON = re.compile(rf"\b(?:HMP|HMYOI|HMP/YOI|HM[ \t]+Prison)[ \t]+(?P<n>[{UP}][{LO}]+(?:[ \t]+[{UP}][{LO}]+)?)")
 _EMPLOYER = re.compile(
     rf"\b(?i:works?|worked|working|employed|employee|job|contractor)[ \t]+(?:at|for|with|by)[ \t]+(?:the[ \t]+)?"
     rf"(?P<n>[{UP}][\w'’&-]*(?:[ \t]+[{UP}][\w'’&-]*){{0,3}})"
@@ -107,6 +109,8 @@ class OrganisationDetector(RuleDetector):
             # Written exactly as listed, a known hospital, insurer or pharmacy chain is one
             # whatever the models say ("Express Scripts" was in no member's view).
             found.append(self.span(m.start(), m.end(), Category.ORGANIZATION, "HOSPITAL", 0.9, validated=True))
+        for m in _PRISON.finditer(text):
+            found.append(self.span(m.start(), m.end(), Category.ORGANIZATION, "OTHER", 0.9, validated=True))
         for m in _EMPLOYER.finditer(text):
             first = m["n"].split()[0].casefold()
             if first not in name_words() and first not in not_names():

@@ -33,7 +33,7 @@ _LABELS: list[tuple[str, str, float]] = [
      + r"|encounter\s*(?:id|no\b\.?|number|#)|visit\s*(?:id|no\b\.?|number)|booking\s*(?:no\b\.?|number|ref)"
      + r"|request\s*(?:id|no\b\.?|number)|order\s*(?:id|no\b\.?|number)|case\s*(?:id|no\b\.?|number)"
      + r"|file\s*(?:no\b\.?|number)|passport" + _NO + r"|employee\s*(?:id|no\b\.?)|staff\s*(?:id|no\b\.?)"
-     + r"|badge" + _NO + r"|payroll" + _NO + r"|service\s*(?:no\b\.?|number))", "OTHER", 0.8),
+     + r"|badge" + _NO + r"|payroll" + _NO + r"|service\s*(?:no\b\.?|number)|pnc" + _NO + r"|cro" + _NO + r")", "OTHER", 0.8),
 ]
 _LABEL = re.compile(
     r"(?<![\w])(?:" + "|".join(f"(?P<g{i}>{p})" for i, (p, _, _) in enumerate(_LABELS)) + r")(?![A-Za-z])"

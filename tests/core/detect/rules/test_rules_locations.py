@@ -126,6 +126,7 @@ def test_organisations(text, expected):
         ("Prior auth sent to Express Scripts today.", "Express Scripts"),  # in no member's view before
         ("Medicaid through CareSource (ID 1054876321).", "CareSource"),
         ("Meds from Rite Aid - Manheim.", "Rite Aid"),
+        ("cell B2-17, HMP Altcourse, arrived Tuesday", "HMP Altcourse"),  # a prison by its prefix
     ],
 )
 def test_known_insurers_and_pharmacy_chains_are_validated_organisations(text, value):

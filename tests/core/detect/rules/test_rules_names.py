@@ -33,6 +33,8 @@ def test_a_title_before_a_name_with_credentials_is_no_part_of_it():
 def test_a_name_ends_at_a_column_gap():
     text = "Patient: Ms Ottilie Brannagh   Hosp No: K0773218"
     assert texts("titled_name", text) == ["Ottilie Brannagh"]
+    form = "Patient: HOLLOWAY-PRICE, Bernadette   Hosp no: K2209184"  # "Hosp" is a surname in the lists
+    assert texts("dictionary_name", form) == []
 
 
 def test_a_police_officer_is_named_after_the_rank():
