@@ -341,6 +341,7 @@ def _pair_parts(text: str, s: Span) -> list[Span]:
 # the fall" is the school.
 _NOT_A_PLACES_END = frozenset("a an the and or of to in on at by for from with as".split())
 _NEXT_LINE_IS_CAPITAL = re.compile(r"\s+[A-Z]")
+_PREPOSITIONS = frozenset("in at from to with for by as".split())  # not "on": "Walgreens on Maple Ave"
 
 
 def _without_trailing_words(text: str, s: Span) -> Span:
@@ -350,7 +351,11 @@ def _without_trailing_words(text: str, s: Span) -> Span:
     place = s.category in (Category.LOCATION, Category.ORGANIZATION)
     words_end = _NOT_A_PLACES_END if place else _NOT_A_NAMES_END
     if (_NEXT_LINE_IS_CAPITAL if place else _NEXT_IS_CAPITAL).match(text, s.end):
-        return s
+        if not place:
+            return s
+        # a preposition of the sentence ends a place's name even before a capital ("Primanti
+        # Bros in" + "Harrisburg"); "a", "of", "the", "and" may join one ("Hauora a Toi")
+        words_end = _PREPOSITIONS
     end = s.end
     while (m := _LAST_WORD.search(text, s.start, end)) is not None and m.start() > s.start and m.group(1) in words_end:
         end = m.start()

@@ -212,6 +212,7 @@ def test_a_word_of_the_sentence_after_a_name_is_not_part_of_it(text, value, name
         ("a keen member of the Derwent Sailing\nSquadron", "the Derwent Sailing", Category.LOCATION, "Derwent Sailing"),
         ("Transferred to The Alfred overnight", "The Alfred", Category.ORGANIZATION, "The Alfred"),  # its name
         ("fisherman (worked out of Eden on a trawler)", "of Eden", Category.LOCATION, "Eden"),
+        ("Works as a line cook at Primanti Bros in Harrisburg.", "Primanti Bros in", Category.ORGANIZATION, "Primanti Bros"),
         ("OT: Gemma Fitzsimons, Band 6, 028 9335 8120", "6, 028 9335 8120", Category.CONTACT, "028 9335 8120"),  # a pay band
         ("Ph 6, 7 or 8 pm", "6, 7", Category.CONTACT, "6, 7"),  # no phone number after it
     ],
