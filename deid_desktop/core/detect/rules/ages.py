@@ -37,6 +37,16 @@ _DOB_AGE = re.compile(
     re.I,
 )
 _IDENTITY_LINE = re.compile(r"\b(?:DOB|D\.O\.B|born|MRN|NHI|NHS|URN?|patient|pt|sex|gender|bed[ \t]*\d{1,3})\b", re.I)
+# An age at a life event, in a history: "moved to Cocodrie Landing at 6.", "first psychiatric
+# admission at 22 after ...". The number ends the clause (no "pm", ":" or unit: "moved to the
+# ward at 6 pm" is a time).
+_AT_LIFE_EVENT = re.compile(
+    r"\b(?i:moved|emigrated|immigrated|migrated|married|left[ \t]+school|left[ \t]+home|admission|arrested|widowed|divorced"
+    r"|adopted|orphaned|expelled)\b(?P<between>[^.;]{0,40}?)\bat[ \t]+(?:age[ \t]+)?(\d{1,2})"
+    r"(?=[ \t]*(?:[.,;)]|$)|[ \t]+(?:and|after|when|with|but|years?|yrs?)\b)",
+    re.M,
+)
+_WARD_WORDS = re.compile(r"\b(?i:ward|bay|bed|room|unit|icu|hdu|ccu|theatre|recovery|ed|er|resus|level|floor|chair|home)\b")
 # "he's 14", "she is 34.": a person and a bare number that ends the clause ("she's 14 weeks",
 # "he is 5 ft 2" are not ages).
 _IS_AGE = re.compile(
@@ -145,6 +155,9 @@ class AgeDetector(RuleDetector):
         for rx, score in ((_YEARS_OLD, 0.95), (_YO, 0.9)):
             for m in rx.finditer(text):
                 add(m.start(1), m.end(1), int(m[1]), score, validated=True)
+        for m in _AT_LIFE_EVENT.finditer(text):
+            if not _WARD_WORDS.search(m["between"]):  # "moved to bay 4 at 10": a time on the ward
+                add(m.start(2), m.end(2), int(m[2]), 0.8, validated=True)
         for m in _IS_AGE.finditer(text):
             add(m.start(1), m.end(1), int(m[1]), 0.85, validated=True)
         for m in _AGED.finditer(text):

@@ -174,3 +174,17 @@ def test_a_person_and_a_number_that_ends_the_clause_is_an_age(text, age):
 @pytest.mark.parametrize("text", ["she's 14 weeks pregnant", "he is 5 ft 2", "she is 2 days post op", "he's 1 of 3 brothers"])
 def test_a_number_with_a_unit_after_he_or_she_is_no_age(text):
     assert texts("age", text) == []
+
+
+@pytest.mark.parametrize(
+    "text, age",
+    [("Family moved to\nCocodrie Landing at 6. Completed 10th grade", "6"),
+     ("First psychiatric admission at 22 after\ncommand AH.", "22"), ("Emigrated from Tonga at age 9 with parents", "9")],
+)
+def test_an_age_at_a_life_event_in_a_history(text, age):
+    assert [(text[s.start : s.end], s.validated) for s in run("age", text)] == [(age, True)]
+
+
+@pytest.mark.parametrize("text", ["Moved to the ward at 6 pm.", "Admission at 22:00 via ED", "moved to bay 4 at 10, settled", "Married at St Mary's"])
+def test_a_time_after_a_life_event_is_no_age(text):
+    assert texts("age", text) == []

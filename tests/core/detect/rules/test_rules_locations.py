@@ -127,6 +127,7 @@ def test_organisations(text, expected):
         ("Medicaid through CareSource (ID 1054876321).", "CareSource"),
         ("Meds from Rite Aid - Manheim.", "Rite Aid"),
         ("cell B2-17, HMP Altcourse, arrived Tuesday", "HMP Altcourse"),  # a prison by its prefix
+        ("Bloods drawn at Quest Diagnostics on Elm.", "Quest Diagnostics"),  # a pathology network
     ],
 )
 def test_known_insurers_and_pharmacy_chains_are_validated_organisations(text, value):
