@@ -247,6 +247,9 @@ _NAME_LEAD = re.compile(
     r"|(?:CN|RN|EN|SN|HCA|NP|RM|CNM|CNS|NRP|EMT|OT|SW|PT|MO|HO|PCP|GP)[ \t]+(?=[A-Z][a-z])"
     r"|(?:Phoned|Called|Rang|Emailed|Texted|Paged|Messaged|Visited|Asked|Informed|Advised)[ \t]+(?=[A-Z][a-z])"
 )
+# In a note written in lower case: "my moko tamati".
+_KIN_LEAD_LOWER = re.compile(r"(?:uncle|auntie|aunty|aunt|nana|koro|kuia|whaea|matua|mokopuna|moko|cousin|cuz)[ \t]+(?=[a-z])")
+_NUMBER_END = re.compile(r"[ \t]+\d+$")
 _NAME_CREDENTIAL_END = re.compile(
     r"[ \t,]+(?:" + "|".join(re.escape(c) for c in sorted({*CREDENTIALS, "EN", "NRP", "CN", "HCA", "EMT", "EMT-P"}, key=len, reverse=True)) + r")$"
 )
@@ -283,9 +286,12 @@ def _without_annotation_extras(text: str, s: Span) -> Span:
         m = _AGE_SEX.fullmatch(value)
         return s.with_(end=s.start + len(m.group(1))) if m else s
     if s.category is Category.NAME:
-        m = _NAME_LEAD.match(value)
+        m = _NAME_LEAD.match(value) or (_KIN_LEAD_LOWER.match(value) if value.islower() else None)
         if m is not None and m.end() < len(value):
             s = s.with_(start=s.start + m.end())
+        m = _NUMBER_END.search(text, s.start, s.end)
+        if m is not None and m.start() > s.start:
+            s = s.with_(end=m.start())  # "DR OKAFOR 0225": the time he saw the patient
         if text[s.start : s.end].isupper():
             return s  # "NGUYEN VAN DO": in capitals a surname may spell a credential
         m = _NAME_CREDENTIAL_END.search(text, s.start, s.end)

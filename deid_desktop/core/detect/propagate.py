@@ -17,7 +17,7 @@ Caution where a name is also an ordinary word: parts that are common English wor
 "Grace", "Brown") or words that open headings and fields are matched only with the same
 capitals and not at the start of a sentence or line; guarded clinical terms are never
 propagated, and a name found only in lower case ("slough" in a wound chart read as a name) is
-not repeated. Spans added here carry the source ``propagation``.
+repeated only where it is a listed name and no ordinary word ("son padraig" ... "(padraig)"). Spans added here carry the source ``propagation``.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Iterable, Iterator
 from ..categories import Category
 from ..spans import Span, sort_spans
 from ..text import LiteralIndex
-from .lexicons import name_words, not_names
+from .lexicons import encoder_words, first_names, name_words, not_names, surnames
 
 SOURCE = "propagation"
 _WORD = re.compile(r"[^\W_]+")  # letters and digits: the words values are looked up by
@@ -142,6 +142,13 @@ class Propagator:
                 taken.add(a, b)
         return added, aliases
 
+    def _listed_name(self, part: str) -> bool:
+        """A listed first name or surname that is no word of the encoder's vocabulary nor an
+        ordinary word of ours ("padraig", "tamati"; not "rice", "grace")."""
+        key = part.casefold()
+        vocab = encoder_words()
+        return bool(vocab) and (key in first_names() or key in surnames()) and key not in self._common and key not in vocab
+
     def propagate(self, text: str, spans: Iterable[Span]) -> list[Span]:
         spans = list(spans)
         found: dict[tuple[str, bool], Span] = {}  # (text, whole) -> the span it came from
@@ -150,7 +157,12 @@ class Propagator:
             value = text[s.start : s.end]
             if s.category == Category.NAME:
                 if value.islower():
-                    continue  # a lower-case "name" is the vote's weakest kind; do not repeat it
+                    # a lower-case "name" is the vote's weakest kind; repeated only where it is
+                    # a listed name and no ordinary word ("son padraig" ... "informed (padraig)")
+                    for part in _parts(value):
+                        if len(part) >= 4 and self._listed_name(part):
+                            found.setdefault((part, False), s)
+                    continue
                 for part in _parts(value):
                     found.setdefault((part, False), s)
             elif s.category in (Category.ORGANIZATION, Category.LOCATION) and len(value.strip()) >= _MIN_WHOLE:

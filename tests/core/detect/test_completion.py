@@ -395,6 +395,8 @@ def test_a_unit_found_on_its_own_stays_its_own_span():
         ("Nurse NCNZ 219874", "NCNZ 219874", Category.ID, "219874"),
         ("Phoned Kahukura re transport", "Phoned Kahukura", Category.NAME, "Kahukura"),
         ("cares for his mokopuna Kahurangi (6)", "mokopuna Kahurangi", Category.NAME, "Kahurangi"),
+        ("ka pai. my moko tamati will let u in", "moko tamati", Category.NAME, "tamati"),
+        ("TRIAGE CAT 2. SEEN BY DR OKAFOR 0225.", "OKAFOR 0225", Category.NAME, "OKAFOR"),
         ("fell at Our Lady of Lourdes Regional Medical Center parking garage yesterday",
          "Lady of Lourdes Regional Medical Center parking garage", Category.ORGANIZATION, "Lady of Lourdes Regional Medical Center"),
         ("took the Gunnadoo Land Council bus home", "Gunnadoo Land Council bus", Category.ORGANIZATION, "Gunnadoo Land Council"),

@@ -143,6 +143,14 @@ def test_a_lower_case_name_is_not_repeated(prop):
     assert found(text, out) == [("slough", "NAME")]
 
 
+def test_a_lower_case_listed_name_is_repeated(prop):
+    text = "mon: visited by son padraig and his wife.\nwed: fall at 0310, family informed (padraig)."
+    out = prop.propagate(text, [at(text, "padraig")])
+    assert found(text, out) == [("padraig", "NAME"), ("padraig", "NAME")]
+    food = "diet: rice at lunch. rice portions reduced."  # a surname, and an ordinary word
+    assert found(food, prop.propagate(food, [at(food, "rice")])) == [("rice", "NAME")]
+
+
 def test_occupied_stretches():
     from deid_desktop.core.detect.propagate import _Occupied
 

@@ -13,7 +13,7 @@ from ..lexicons import hospitals, name_words, not_names
 from .common import LO, UP, RuleDetector, keep_longest, trie_regex
 
 _HOSPITAL_SUFFIX = (
-    r"(?:Private\s+Hospital|Children's\s+Hospital|Hospitals?|Hospice|Clinics?|Medical\s+Cent(?:re|er)|Medical\s+Group"
+    r"(?:Private\s+Hospital|Children's\s+Hospital|Hospitals?|Hosp\.?|Hospice|Clinics?|Medical\s+Cent(?:re|er)|Medical\s+Group"
     r"|Medical\s+Practice|Health\s+Cent(?:re|er)|Health\s+Clinic|Health\s+Services?|Health\s+System|Health\s+Board"
     r"|District\s+Health\s+Board|DHB|Healthcare|Health\s+Care|Health|(?:NHS\s+)?(?:Foundation\s+)?Trust|Infirmary"
     r"|Sanatorium|Nursing\s+Home|Rest\s+Home|Care\s+Home|Retirement\s+Village|Rehabilitation\s+Cent(?:re|er)"

@@ -319,10 +319,16 @@ def test_initials_outside_a_log_are_left_to_the_other_rules():
         ("Questions to Siosaia Taufa on bleep 4417", ["Siosaia Taufa"]),
         ("Referred by Denturist (Glen) at Smile Right Dentures", ["Glen"]),
         ("Next appt with hygienist (Tracey) 2/12.", ["Tracey"]),
+        ("if worse ring the on call nurse (hemi) 0800 222 019", ["hemi"]),  # lower case: a listed first name
     ],
 )
 def test_a_name_beside_a_role_in_brackets_is_a_staff_members(text, expected):
     assert texts("staff_name", text) == expected
+
+
+@pytest.mark.parametrize("text", ["seen by the nurse (community) today", "physio (outpatients) booked", "nurse (night) rang"])
+def test_lower_case_words_in_brackets_after_a_role_that_are_no_names_give_none(text):
+    assert texts("staff_name", text) == []
 
 
 @pytest.mark.parametrize(
