@@ -353,8 +353,8 @@ def _is_not_anyones(text: str, span: Span) -> bool:
             return True
         if re.fullmatch(r"(?:19|20)\d\d", value) and (_LAW_BEFORE.search(before) or _GUIDELINE_AFTER.match(text, span.end)):
             return True
-    if span.category in (Category.DATE, Category.NAME) and _WEEKDAYS.fullmatch(value.strip()):
-        return True
+    if span.category in (Category.DATE, Category.NAME, Category.LOCATION, Category.ORGANIZATION) and _WEEKDAYS.fullmatch(value.strip()):
+        return True  # "visits Tues & Sat", read as a place too
     if span.category in (Category.AGE, Category.DATE, Category.ID) and _TOOTH.fullmatch(value) and (
         _DENTAL_BEFORE.search(before) or value[:1] in "UL"
     ):

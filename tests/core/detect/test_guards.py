@@ -313,6 +313,7 @@ def test_names_are_not_taken_for_job_titles(guard, text, name):
         ("as the Equality Act 2010 requires", "2010", Category.DATE),  # a law's year
         ("managed per the BSR 2015 guideline", "2015", Category.DATE),
         ("Next visit Tue/Fri. Review in clinic", "Tue/Fri", Category.NAME),  # a weekday alone
+        ("(lives in Millicent, visits Tues & Sat).", "Tues & Sat", Category.LOCATION),
         ("Dressing changes Monday and Thursday", "Monday and Thursday", Category.DATE),
         ("Plan: extraction of LR6 under LA", "LR6", Category.ID),  # a tooth
         ("Caries in tooth 36 and 46", "36", Category.AGE),
