@@ -66,5 +66,8 @@ class RecordNumberDetector(RuleDetector):
             digits = sum(c.isdigit() for c in value)
             if digits < 3 or (" " in value and digits < 6):
                 continue
-            out.append(self.span(v.start("v"), v.end("v"), Category.ID, fine, score))
+            # five digits or more after a record's label: the label says what it is, so the
+            # models may not cut it into pieces of other kinds ("Claim no: 5402 118 336" was an
+            # ID and a phone number)
+            out.append(self.span(v.start("v"), v.end("v"), Category.ID, fine, score, validated=digits >= 5))
         return out

@@ -124,3 +124,12 @@ def test_device_serial_numbers():
     text = "Medtronic pacemaker model ADDR01 serial PJN123456; S/N: 12-34567"
     assert labelled("device_serial", text) == [("ADDR01", "DEVICE"), ("PJN123456", "DEVICE"), ("12-34567", "DEVICE")]
     assert texts("device_serial", "Serial bloods; model of care; version 2.1") == []
+
+
+def test_a_labelled_record_number_of_five_digits_or_more_is_validated():
+    # the models cut it into an ID and a phone number; the label says what it is
+    text = "Worker: Mr L. Fitzgerald-Nguyen   Claim no: 5402 118 336   Employer: Riverina"
+    spans = run("record_number", text)
+    assert [(text[s.start : s.end], s.validated) for s in spans] == [("5402 118 336", True)]
+    short = "Ref: 4471 on file"  # four digits: the vote decides
+    assert [s.validated for s in run("record_number", short)] == [False]
