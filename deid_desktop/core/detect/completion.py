@@ -246,6 +246,7 @@ _NAME_LEAD = re.compile(
     r"(?i:uncle|auntie|aunty|aunt|t[ií]o|t[ií]a|nana|koro|kuia|whaea|matua|mokopuna|moko|grandma|grandpa|granny|cousin|cuz)[ \t]+(?=[A-Z])"
     r"|(?:CN|RN|EN|SN|HCA|NP|RM|CNM|CNS|NRP|EMT|OT|SW|PT|MO|HO|PCP|GP)[ \t]+(?=[A-Z][a-z])"
     r"|(?:Phoned|Called|Rang|Emailed|Texted|Paged|Messaged|Visited|Asked|Informed|Advised)[ \t]+(?=[A-Z][a-z])"
+    r"|(?:nbsp|amp|quot|lt|gt|#\d{2,4});(?=\w)"  # an HTML entity left in a pasted note: "Dr&nbsp;Olamide"
 )
 # In a note written in lower case: "my moko tamati".
 _KIN_LEAD_LOWER = re.compile(r"(?:uncle|auntie|aunty|aunt|nana|koro|kuia|whaea|matua|mokopuna|moko|cousin|cuz)[ \t]+(?=[a-z])")
@@ -320,7 +321,16 @@ _EXTENSION = re.compile(r"[ \t,]*(?i:ext|extn|extension|x)\.?[ \t]*(\d{2,5})")
 _PHONE_PART = re.compile(r"\+?[\d()][\d() -]{6,}\d")
 
 
+# An e-mail address inside a contact span that took in markup around it ('<a
+# href="mailto:x@y.com">x@y.com</a>' is one whitespace-free token to a model).
+_EMAIL = re.compile(r"[\w.+'’-]+@[\w-]+(?:\.[\w-]+)+")
+
+
 def _pair_parts(text: str, s: Span) -> list[Span]:
+    if s.category is Category.CONTACT and "@" in text[s.start : s.end]:
+        emails = list(_EMAIL.finditer(text, s.start, s.end))
+        if emails and text[s.start : s.end].strip() != " ".join(m.group() for m in emails) and any(c in "<>\"=" for c in text[s.start : s.end]):
+            return [s.with_(start=m.start(), end=m.end()) for m in emails]
     if s.category is Category.DATE:
         part = _FULL_DATE
     elif s.category is Category.CONTACT:

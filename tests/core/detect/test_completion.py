@@ -397,6 +397,7 @@ def test_a_unit_found_on_its_own_stays_its_own_span():
         ("cares for his mokopuna Kahurangi (6)", "mokopuna Kahurangi", Category.NAME, "Kahurangi"),
         ("ka pai. my moko tamati will let u in", "moko tamati", Category.NAME, "tamati"),
         ("TRIAGE CAT 2. SEEN BY DR OKAFOR 0225.", "OKAFOR 0225", Category.NAME, "OKAFOR"),
+        ("<p>Referred by Dr&nbsp;Olamide Bankole</p>", "nbsp;Olamide", Category.NAME, "Olamide"),
         ("fell at Our Lady of Lourdes Regional Medical Center parking garage yesterday",
          "Lady of Lourdes Regional Medical Center parking garage", Category.ORGANIZATION, "Lady of Lourdes Regional Medical Center"),
         ("took the Gunnadoo Land Council bus home", "Gunnadoo Land Council bus", Category.ORGANIZATION, "Gunnadoo Land Council"),
@@ -494,3 +495,11 @@ def test_a_name_beside_an_identifier_across_a_space_stays_a_name():
 def test_a_date_with_a_long_run_of_digits_is_an_identifier(text, value, category):
     out = complete(text, [span(text, value, Category.DATE)])
     assert [(text[s.start : s.end], s.category) for s in out] == [(value, category)]
+
+
+def test_a_contact_that_took_in_markup_keeps_only_its_addresses():
+    text = '<p>Contact: <a href="mailto:ishaan.r@outlook.com">ishaan.r@outlook.com</a></p>'
+    value = 'p>Contact: <a href="mailto:ishaan.r@outlook.com">ishaan.r@outlook.com</a></p'
+    assert found(text, [span(text, value, Category.CONTACT)]) == ["ishaan.r@outlook.com", "ishaan.r@outlook.com"]
+    plain = "email ishaan.r@outlook.com today"  # no markup: left alone
+    assert found(plain, [span(plain, "ishaan.r@outlook.com", Category.CONTACT)]) == ["ishaan.r@outlook.com"]
