@@ -206,8 +206,9 @@ _NEXT_IS_CAPITAL = re.compile(r"[ \t]+[A-Z]")
 
 # The article or preposition a model took in before a place or an organisation ("the Derwent
 # Sailing Squadron", "worked out of Eden"): in lower case it belongs to the sentence, not the
-# name ("The Alfred" is one).
-_LEADING_ARTICLE = re.compile(r"(?:the|a|an|of|in|at|from|to)[ \t]+(?=\S)")
+# name ("The Alfred" is one); so does a sentence's opening verb of residence ("Lives 4
+# Ashfield Grove").
+_LEADING_ARTICLE = re.compile(r"(?:the|a|an|of|in|at|from|to|(?:Lives|Lived|Living|Resides)(?:[ \t]+(?:at|in))?)[ \t]+(?=\S)")
 
 
 _CAPITAL_WORD_BEFORE = re.compile(r"[A-Z][\w'’-]*[ \t]+$")
@@ -244,7 +245,7 @@ def _without_number_before(text: str, s: Span) -> Span:
 _AGE_SEX = re.compile(r"(\d{1,3})[MFmf]")
 _NAME_LEAD = re.compile(
     r"(?i:uncle|auntie|aunty|aunt|t[ií]o|t[ií]a|nana|koro|kuia|whaea|matua|mokopuna|moko|grandma|grandpa|granny|cousin|cuz)[ \t]+(?=[A-Z])"
-    r"|(?:CN|RN|EN|SN|HCA|NP|RM|CNM|CNS|NRP|EMT|OT|SW|PT|MO|HO|PCP|GP)[ \t]+(?=[A-Z][a-z])"
+    r"|(?:CN|RN|EN|SN|HCA|NP|RM|CNM|CNS|CNC|NUM|ANUM|NIC|NRP|EMT|OT|SW|PT|MO|HO|PCP|GP)[ \t]+(?=[A-Z][a-z])"
     r"|(?:Phoned|Called|Rang|Emailed|Texted|Paged|Messaged|Visited|Asked|Informed|Advised)[ \t]+(?=[A-Z][a-z])"
     r"|(?:nbsp|amp|quot|lt|gt|#\d{2,4});(?=\w)"  # an HTML entity left in a pasted note: "Dr&nbsp;Olamide"
 )

@@ -543,7 +543,8 @@ def _only_function_words(text: str, span: Span) -> bool:
 # A bed, room, bay or ward and its number ("Bed 12", "Rm 4", "Ward 6B"): where in the hospital
 # a patient lies, which no note kind here counts as an identifier and a surrogate place would
 # only garble ("Harbourside  Wilhelmina").
-_BED_OR_ROOM = re.compile(rf"(?i:{BED_WORDS}|ward)\.?[ \t]*(?i:no\.?[ \t]*)?\d{{1,4}}[A-Za-z]?")
+_BED_OR_ROOM_PART = rf"(?i:{BED_WORDS}|ward)\.?[ \t]*(?i:no\.?[ \t]*)?\d{{1,4}}[A-Za-z]?"
+_BED_OR_ROOM = re.compile(rf"{_BED_OR_ROOM_PART}(?:[ \t]*[,/]?[ \t]*{_BED_OR_ROOM_PART})*")  # "Ward 6B bed 12" too
 
 
 def _bed_or_room(text: str, span: Span) -> bool:

@@ -398,6 +398,8 @@ def test_a_unit_found_on_its_own_stays_its_own_span():
         ("ka pai. my moko tamati will let u in", "moko tamati", Category.NAME, "tamati"),
         ("TRIAGE CAT 2. SEEN BY DR OKAFOR 0225.", "OKAFOR 0225", Category.NAME, "OKAFOR"),
         ("<p>Referred by Dr&nbsp;Olamide Bankole</p>", "nbsp;Olamide", Category.NAME, "Olamide"),
+        ("Family informed by NUM Fiona Di Stefano.", "NUM Fiona Di Stefano", Category.NAME, "Fiona Di Stefano"),
+        ("Lives 4 Ashfield Grove, Celbridge", "Lives 4 Ashfield Grove", Category.LOCATION, "4 Ashfield Grove"),
         ("fell at Our Lady of Lourdes Regional Medical Center parking garage yesterday",
          "Lady of Lourdes Regional Medical Center parking garage", Category.ORGANIZATION, "Lady of Lourdes Regional Medical Center"),
         ("took the Gunnadoo Land Council bus home", "Gunnadoo Land Council bus", Category.ORGANIZATION, "Gunnadoo Land Council"),

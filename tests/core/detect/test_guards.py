@@ -605,6 +605,7 @@ def test_a_name_around_an_apostrophe_stays(guard, text, value):
         ("Bed 12  Wilhelmina (Willa) Oosthuizen, 81F", "Bed 12", Category.LOCATION),
         ("moved to Rm 4 overnight", "Rm 4", Category.LOCATION),
         ("Night shift, Ward 6B (Resp)", "Ward 6B", Category.ORGANIZATION),
+        ("Pt: Mr B. Oyelowo, 83, Ward 6B bed 12, Frankston Hospital", "Ward 6B bed 12", Category.LOCATION),
         ("Side room 3 for isolation", "Side room 3", Category.ID),
     ],
 )
