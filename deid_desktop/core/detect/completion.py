@@ -25,6 +25,7 @@ from typing import Iterable
 from ..categories import Category
 from ..spans import Span, sort_spans
 from .guards import CREDENTIALS, DATE_THEN_TIME, DEPARTMENT, job_end, log_times
+from .rules.web import EMAIL
 
 # What may join the parts of one value without a space.
 _JOINER = "-/"
@@ -243,14 +244,15 @@ def _without_number_before(text: str, s: Span) -> Span:
 # EN"), a day or a time after a place ("Osaka tonite"), a label word before an identifier
 # ("lic P-884102", "NCNZ 219874"). A surrogate would replace those words too.
 _AGE_SEX = re.compile(r"(\d{1,3})[MFmf]")
+_KIN_TITLES = r"uncle|auntie|aunty|aunt|t[ií]o|t[ií]a|nana|koro|kuia|whaea|matua|mokopuna|moko|grandma|grandpa|granny|cousin|cuz"
 _NAME_LEAD = re.compile(
-    r"(?i:uncle|auntie|aunty|aunt|t[ií]o|t[ií]a|nana|koro|kuia|whaea|matua|mokopuna|moko|grandma|grandpa|granny|cousin|cuz)[ \t]+(?=[A-Z])"
+    rf"(?i:{_KIN_TITLES})[ \t]+(?=[A-Z])"
     r"|(?:CN|RN|EN|SN|HCA|NP|RM|CNM|CNS|CNC|NUM|ANUM|NIC|NRP|EMT|OT|SW|PT|MO|HO|PCP|GP)[ \t]+(?=[A-Z][a-z])"
     r"|(?:Phoned|Called|Rang|Emailed|Texted|Paged|Messaged|Visited|Asked|Informed|Advised)[ \t]+(?=[A-Z][a-z])"
     r"|(?:nbsp|amp|quot|lt|gt|#\d{2,4});(?=\w)"  # an HTML entity left in a pasted note: "Dr&nbsp;Olamide"
 )
 # In a note written in lower case: "my moko tamati".
-_KIN_LEAD_LOWER = re.compile(r"(?:uncle|auntie|aunty|aunt|nana|koro|kuia|whaea|matua|mokopuna|moko|cousin|cuz)[ \t]+(?=[a-z])")
+_KIN_LEAD_LOWER = re.compile(rf"(?:{_KIN_TITLES})[ \t]+(?=[a-z])")
 _NUMBER_END = re.compile(r"[ \t]+\d+$")
 _NAME_CREDENTIAL_END = re.compile(
     r"[ \t,]+(?:" + "|".join(re.escape(c) for c in sorted({*CREDENTIALS, "EN", "NRP", "CN", "HCA", "EMT", "EMT-P"}, key=len, reverse=True)) + r")$"
@@ -322,14 +324,13 @@ _EXTENSION = re.compile(r"[ \t,]*(?i:ext|extn|extension|x)\.?[ \t]*(\d{2,5})")
 _PHONE_PART = re.compile(r"\+?[\d()][\d() -]{6,}\d")
 
 
-# An e-mail address inside a contact span that took in markup around it ('<a
-# href="mailto:x@y.com">x@y.com</a>' is one whitespace-free token to a model).
-_EMAIL = re.compile(r"[\w.+'’-]+@[\w-]+(?:\.[\w-]+)+")
+# An e-mail address (the e-mail rule's pattern) inside a contact span that took in markup
+# around it ('<a href="mailto:x@y.com">x@y.com</a>' is one whitespace-free token to a model).
 
 
 def _pair_parts(text: str, s: Span) -> list[Span]:
     if s.category is Category.CONTACT and "@" in text[s.start : s.end]:
-        emails = list(_EMAIL.finditer(text, s.start, s.end))
+        emails = list(EMAIL.finditer(text, s.start, s.end))
         if emails and text[s.start : s.end].strip() != " ".join(m.group() for m in emails) and any(c in "<>\"=" for c in text[s.start : s.end]):
             return [s.with_(start=m.start(), end=m.end()) for m in emails]
     if s.category is Category.DATE:

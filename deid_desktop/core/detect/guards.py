@@ -213,7 +213,7 @@ TITLE_WORD = (
 )
 DEPARTMENT = r"(?i:[a-z]+(?:ology|ologies|ics|iatry)|surgery|medicine)"
 _TITLE_WORD = re.compile(TITLE_WORD)
-_DEPARTMENT_WORD = re.compile(DEPARTMENT)
+DEPARTMENT_WORD = re.compile(DEPARTMENT)
 
 
 # A clinician's role written in title case after a name: "Consultant Colorectal Surgeon",
@@ -235,7 +235,7 @@ def _is_job_title(text: str, span: Span) -> bool:
     parts = [p.strip(",.;:()") for p in text[span.start : span.end].split()]
     if not parts:
         return False
-    if len(parts) == 1 and text[span.start - 1 : span.start] == "(" and _DEPARTMENT_WORD.fullmatch(parts[0]):
+    if len(parts) == 1 and text[span.start - 1 : span.start] == "(" and DEPARTMENT_WORD.fullmatch(parts[0]):
         return True  # a clinician's department in brackets after the name: "Mr S. Venkatesan (Orthopaedics)"
     if all(_TITLE_WORD.fullmatch(p) for p in parts):
         return True  # "Rheumatologist" read as a name or a body
@@ -730,7 +730,7 @@ def _only_kind_word(text: str, span: Span) -> bool:
         return False
     if parts[0].casefold() in _kind_words():
         return True
-    return _DEPARTMENT_WORD.fullmatch(parts[0]) is not None and not _NAME_WORD_BEFORE.search(text, max(0, span.start - 40), span.start)
+    return DEPARTMENT_WORD.fullmatch(parts[0]) is not None and not _NAME_WORD_BEFORE.search(text, max(0, span.start - 40), span.start)
 
 
 def _token_pattern(token: str, alone: bool) -> str:

@@ -15,7 +15,7 @@ from typing import Iterator
 from ...categories import Category
 from ...spans import Span
 from ..base import register
-from ..guards import BED_WORDS, CREDENTIALS, DEPARTMENT, TITLE_WORD
+from ..guards import BED_WORDS, CREDENTIALS, DEPARTMENT_WORD, TITLE_WORD
 from ..lexicons import clinical_acronyms, encoder_words, first_names, name_words, not_names, surnames
 from .common import LO, UP, RuleDetector, after, before, keep_longest, trie_regex
 
@@ -145,9 +145,8 @@ class TitledNameDetector(_NameRule):
             if (s := self.name_span(text, m.start("n"), m.end("n"), fine, score)) is not None:
                 # A title, then words that read as a name ("Mrs. Gutowski's class", which the
                 # models passed over): validated. Not a title in capitals before a word that is
-                # not ("MS Contin" is a drug), nor words across a comma ("Dr Zbiciak, Tasman
-                # Hospital": the name ends at it).
-                if (not m["t"].isupper() or text[s.start : s.end].isupper()) and "," not in text[s.start : s.end] and _reads_as_a_name(
+                # not ("MS Contin" is a drug).
+                if (not m["t"].isupper() or text[s.start : s.end].isupper()) and _reads_as_a_name(
                     [_key(w) for w in text[s.start : s.end].split()]
                 ):
                     s = s.with_(validated=True)
@@ -505,7 +504,6 @@ _NAME_THEN_EXTENSION = re.compile(
 )
 _FIRST_WORD = re.compile(r"(\w+)[ \t]+")
 _ASKING = frozenset("call page contact ring phone text ask please paging via".split())
-_DEPARTMENT = re.compile(DEPARTMENT)  # "Cardiology (Consultant)"
 
 
 def _reads_as_a_name(keys: list[str]) -> bool:
@@ -514,7 +512,7 @@ def _reads_as_a_name(keys: list[str]) -> bool:
     listed name or no word of the encoder's vocabulary ("Physio (Outpatients)", "Year 9" are
     ordinary words; "Kirsteen", "Mereana" are in no list and no vocabulary)."""
     stop, acronyms, vocab = not_names(), clinical_acronyms(), encoder_words()
-    if not keys or any(k in stop or k.upper() in acronyms or _DEPARTMENT.fullmatch(k) for k in keys):
+    if not keys or any(k in stop or k.upper() in acronyms or DEPARTMENT_WORD.fullmatch(k) for k in keys):  # "Cardiology (Consultant)"
         return False
     firsts, lasts = first_names(), surnames()
     return any(k not in vocab or k in firsts or k in lasts for k in keys if len(k) > 1)

@@ -15,8 +15,9 @@ _CONTEXT = re.compile(r"\b(?:ssn|ss#|ss no|soc(?:ial)? sec(?:urity)?(?: no| numb
 
 
 # The last four digits, which VA and US insurance notes give for identity checks: "Last 4:
-# 5512", "SSN (last 4) 5512", "last four of SSN 5512", or the number masked but for them,
-# "XXX-XX-5512". Validated: the label or the mask says what the digits are.
+# 5512", "SSN (last 4) 5512", "last four of SSN 5512", or the number masked but for them
+# with x's, stars or hashes ("***-**-5512"). Validated: the label or the mask says what the
+# digits are.
 _LAST_FOUR = re.compile(
     r"(?i:\b(?:(?:ssn|ss\#|social[ \t]+security(?:[ \t]+(?:number|no\.?))?)[ \t]*\(?[ \t]*last[ \t]+(?:4|four)[ \t]*\)?"
     r"|last[ \t]+(?:4|four)(?:[ \t]+(?:(?:of[ \t]+)?(?:ssn|ss\#|social[ \t]+security(?:[ \t]+(?:number|no\.?))?)|digits)(?![\w]))?))"

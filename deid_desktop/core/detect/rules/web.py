@@ -10,7 +10,7 @@ from ...spans import Span
 from ..base import register
 from .common import RuleDetector, before
 
-_EMAIL = re.compile(r"(?<![\w.+'’-])[A-Za-z0-9_%+-][A-Za-z0-9._%+'’-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}(?![\w-])")
+EMAIL = re.compile(r"(?<![\w.+'’-])[A-Za-z0-9_%+-][A-Za-z0-9._%+'’-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}(?![\w-])")
 _SCHEME_URL = re.compile(r"(?<![\w@])(?:(?:https?|ftp)://|www\.)[^\s<>\"'\]\[]+", re.I)
 # A bare domain counts only with a known top-level domain: "mayoclinic.org", "health.govt.nz".
 _TLDS = r"(?:com|org|net|edu|gov|govt|mil|int|info|biz|health|io|app|nz|au|uk|us|ca|ie)"
@@ -32,14 +32,14 @@ def _trim(text: str, start: int, end: int) -> int:
 @register("email")
 class EmailDetector(RuleDetector):
     def detect(self, text: str) -> list[Span]:
-        return [self.span(m.start(), m.end(), Category.CONTACT, "EMAIL", 0.99, validated=True) for m in _EMAIL.finditer(text)]
+        return [self.span(m.start(), m.end(), Category.CONTACT, "EMAIL", 0.99, validated=True) for m in EMAIL.finditer(text)]
 
 
 @register("url")
 class UrlDetector(RuleDetector):
     def detect(self, text: str) -> list[Span]:
         out: list[Span] = []
-        taken: list[tuple[int, int]] = [m.span() for m in _EMAIL.finditer(text)]
+        taken: list[tuple[int, int]] = [m.span() for m in EMAIL.finditer(text)]
         for rx, score in ((_SCHEME_URL, 0.95), (_BARE_URL, 0.8)):
             for m in rx.finditer(text):
                 start, end = m.start(), _trim(text, m.start(), m.end())
