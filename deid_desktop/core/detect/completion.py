@@ -25,6 +25,7 @@ from typing import Iterable
 from ..categories import Category
 from ..spans import Span, sort_spans
 from .guards import CREDENTIALS, DATE_THEN_TIME, DEPARTMENT, job_end, log_times
+from .rules.postcodes import STATE_ABBR
 from .rules.web import EMAIL
 
 # What may join the parts of one value without a space.
@@ -243,7 +244,7 @@ def _without_number_before(text: str, s: Span) -> Span:
 # name ("Uncle Wally", "CN Eilidh Mhoireach") and a credential after it ("Jasmeet Bhullar
 # EN"), a day or a time after a place ("Osaka tonite"), a label word before an identifier
 # ("lic P-884102", "NCNZ 219874"). A surrogate would replace those words too.
-_AGE_SEX = re.compile(r"(\d{1,3})[MFmf]")
+_AGE_SEX = re.compile(r"(\d{1,3})(?:[MFmf]|yo|y/o|yrs?|y)")  # "68M", "91yo"
 _KIN_TITLES = r"uncle|auntie|aunty|aunt|t[ií]o|t[ií]a|nana|koro|kuia|whaea|matua|mokopuna|moko|grandma|grandpa|granny|cousin|cuz"
 _NAME_LEAD = re.compile(
     rf"(?i:{_KIN_TITLES})[ \t]+(?=[A-Z])"
@@ -277,6 +278,18 @@ _LOWER_AFTER_HEAD = re.compile(
 _ID_LABEL_LEAD = re.compile(r"(?:[a-z]{2,5}\.?|(?:" + "|".join(_ID_LABELS) + r")\b\.?:?)[ \t]+(?=\S*\d)")
 
 
+# A word after a date that is no part of it ("16/09 Wt 3480", "2/10 Pt"): anything but a
+# month, a weekday, a season or a holiday's "Day".
+_DATE_TAIL = re.compile(r"[ \t]+([A-Za-z]+)\.?$")
+_DATE_TAIL_WORDS = frozenset(
+    """jan january feb february mar march apr april may jun june jul july aug august sep sept september oct october
+    nov november dec december mon monday tue tues tuesday wed wednesday thu thur thurs thursday fri friday sat saturday
+    sun sunday day eve spring summer autumn fall winter ad bc bce ce""".split()
+)
+# A name that ends with an initial keeps the initial's full stop, as annotated ("Siphokazi M.").
+_INITIAL_END = re.compile(r"(?:^|[ \t])[A-Z]$")
+
+
 # A "date" with a run of five digits or more that is no compact date: an identifier's token
 # the models read as a date ("PNC 19/482937K").
 _NOT_A_DATE = re.compile(r"(?=[\w/-]*\d{5})(?!\d{8}$)[\w/-]+")
@@ -286,6 +299,11 @@ def _without_annotation_extras(text: str, s: Span) -> Span:
     value = text[s.start : s.end]
     if s.category is Category.DATE and _NOT_A_DATE.fullmatch(value):
         return s.with_(category=Category.ID, fine="OTHER")
+    if s.category is Category.DATE:
+        m = _DATE_TAIL.search(value)
+        if m is not None and m.group(1).casefold() not in _DATE_TAIL_WORDS and any(c.isdigit() for c in value[: m.start()]):
+            return s.with_(end=s.start + m.start())
+        return s
     if s.category is Category.AGE:
         m = _AGE_SEX.fullmatch(value)
         return s.with_(end=s.start + len(m.group(1))) if m else s
@@ -296,6 +314,8 @@ def _without_annotation_extras(text: str, s: Span) -> Span:
         m = _NUMBER_END.search(text, s.start, s.end)
         if m is not None and m.start() > s.start:
             s = s.with_(end=m.start())  # "DR OKAFOR 0225": the time he saw the patient
+        if _INITIAL_END.search(text, s.start, s.end) and text[s.end : s.end + 1] == "." and s.end - s.start > 2:
+            s = s.with_(end=s.end + 1)
         if text[s.start : s.end].isupper():
             return s  # "NGUYEN VAN DO": in capitals a surname may spell a credential
         m = _NAME_CREDENTIAL_END.search(text, s.start, s.end)
@@ -460,10 +480,11 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
     greeting, the sentence's next words, the next field's label, a department in brackets, a
     person's possessive, a log line's clock time, a piece of a clock time beside a date, and
     the words annotation leaves out of a value: an age's sex, a name's kinship word, role or
-    credential, a day after a place, a label before an identifier); a pair of dates or phone
-    numbers read as one split in two."""
+    credential, a day after a place, a label before an identifier, an age's "yo", a word
+    after a date); a pair of dates or phone numbers read as one split in two, and so a town
+    and its state ("Goolwa SA"); the state after a town and its comma that no member marked."""
     ordered = _without_log_times(text, sort_spans(spans))
-    ordered = sort_spans(p for s in ordered for p in _pair_parts(text, _without_annotation_extras(text, s)))
+    ordered = sort_spans(p for s in ordered for q in _town_and_state(text, s) for p in _pair_parts(text, _without_annotation_extras(text, q)))
     ordered = _whole_identifier_tokens(text, ordered)
     out: list[Span] = []
     for i, s in enumerate(ordered):
@@ -501,7 +522,42 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
         if s.category is Category.CONTACT and start > 0 and text[start - 1] == "(" and ")" in text[start:end] and "(" not in text[start:end]:
             start -= 1
         out.append(_widened(s, start, end, ordered, i))
-    return _merge_same(_join_nicknames(text, _widen_organisations(text, sort_spans(out))))
+    return _merge_same(_with_state_after(text, _join_nicknames(text, _widen_organisations(text, sort_spans(out)))))
+
+
+# A town and its state read as one place or as an organisation ("Goolwa SA" after a care
+# home's name, "Woonsocket RI"): annotated, and replaced, as two places.
+_TOWN_STATE = re.compile(rf"(?P<town>[A-Z][a-z'’-]+(?:[ \t][A-Z][a-z'’-]+){{0,2}}),?[ \t]+(?P<state>{STATE_ABBR})")
+
+
+def _town_and_state(text: str, s: Span) -> list[Span]:
+    if s.category not in _PLACES:
+        return [s]
+    m = _TOWN_STATE.fullmatch(text, s.start, s.end)
+    if m is None or any(w.casefold() in _ORG_HEADS or w.casefold() in _ORG_LINKS for w in m["town"].split()):
+        return [s]
+    return [
+        s.with_(end=m.end("town"), category=Category.LOCATION, fine="CITY"),
+        s.with_(start=m.start("state"), category=Category.LOCATION, fine="STATE"),
+    ]
+
+
+# The state after a town and its comma that no member marked ("Mountain Home, AR;"): after a
+# place a state's letters are no credential.
+_STATE_AFTER = re.compile(rf",[ \t]*(?P<state>{STATE_ABBR})(?![\w-])")
+
+
+def _with_state_after(text: str, spans: list[Span]) -> list[Span]:
+    out: list[Span] = []
+    for i, s in enumerate(spans):
+        out.append(s)
+        if s.category is not Category.LOCATION:
+            continue
+        m = _STATE_AFTER.match(text, s.end)
+        nxt = spans[i + 1] if i + 1 < len(spans) else None
+        if m is not None and (nxt is None or nxt.start >= m.end()):
+            out.append(s.with_(start=m.start("state"), end=m.end("state"), fine="STATE", validated=False))
+    return out
 
 
 # A nickname in brackets or quotes between a first name and a surname: the three are one

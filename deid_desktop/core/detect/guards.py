@@ -254,7 +254,8 @@ _CLINICAL_ADJECTIVE = re.compile(r"[A-Z][a-z]+(?:al|ic|ar|ary|ive)")
 # Dates that belong to a product, not a person: "Batch AB123 exp 03/2026", "use by 12/25".
 _EXPIRY_BEFORE = re.compile(r"\b(?:exp|expiry|expires|expiring|expiration|use[\s-]by|best[\s-]before|BB)\b\.?\s*(?:date)?\s*[:=-]?\s*$", re.IGNORECASE)
 # The year of an act, a regulation or a guideline: "Equality Act 2010", "BSR 2015 guideline".
-_LAW_BEFORE = re.compile(r"\b(?:Act|Acts|Regulations?|Code|Order|Rules|Bill|Amendment)\s*(?:\(\w+\)\s*)?$")
+# An act's short form counts too: "Section 3 MHA 1983", "MCA 2005", "PACE 1984".
+_LAW_BEFORE = re.compile(r"\b(?:Act|Acts|Regulations?|Code|Order|Rules|Bill|Amendment|MHA|MCA|PACE|HIPAA)\s*(?:\(\w+\)\s*)?$")
 _GUIDELINE_AFTER = re.compile(r"\s*(?:guidelines?|guidance|criteria|consensus|classification|recommendations?|edition|ed\.|version)\b", re.IGNORECASE)
 # A weekday alone says nothing of a person ("Next visit Tue/Fri").
 _WEEKDAYS = re.compile(
@@ -367,6 +368,8 @@ def _is_not_anyones(text: str, span: Span) -> bool:
         value.islower() or _BRACKET_AFTER.match(text, span.end) or _POSSESSIVE_KIN.search(before)
     ):
         return True  # a relation, not a name: "at his nan's place", "Nan (Dot) says"
+    if span.category == Category.ID and _SECTION.fullmatch(value):
+        return True  # a section of an act: "police used s136", "detained under s2"
     if span.category == Category.ID:
         alnum = [c for c in value if c.isalnum()]
         # alone: a piece of a longer number ("1" of "4948 63413 4 1") is kept with the rest
@@ -425,6 +428,21 @@ def _time_after_date(text: str, span: Span) -> bool:
     return False
 
 
+_CELL_BEFORE = re.compile(r"\d(?:\t|[ ]{3,})$")
+_CELL_AFTER = re.compile(r"(?:\t|[ ]{3,})\d")
+
+
+def _is_table_cell(text: str, span: Span) -> bool:
+    """A number of five digits or fewer with a number in the next column on either side."""
+    if not re.fullmatch(r"\d{1,5}", text[span.start : span.end]):
+        return False
+    return bool(_CELL_BEFORE.search(text, max(0, span.start - 12), span.start) or _CELL_AFTER.match(text, span.end))
+
+
+_CLOCK_TIME = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+_LOWER_WORD_BEFORE = re.compile(r"(?<![\w-])[a-z]+[ \t]+$")
+
+
 def _is_not_phi_by_shape(text: str, span: Span) -> bool:
     """Shapes that are never PHI whatever a model read: a piece of a clock time or a time
     range, a piece of a gene variant, a bracketed image reference after a measurement, a
@@ -456,11 +474,22 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
         # group of four digits or more, or is written without layout gaps
         if _CELLS.fullmatch(value) and not _CONTACT_LABEL.search(text, max(0, span.start - 24), span.start):
             return True
+        # one cell of such a row, cut from its neighbours at the column gaps ("CK     2210   2980")
+        if _is_table_cell(text, span) and not _CONTACT_LABEL.search(text, max(0, span.start - 24), span.start):
+            return True
+        # a 24-hour clock time after a verb or a preposition ("Ambulance called 0230", "phoned
+        # 0300 on 0418 ..."): a postcode, which models also call a contact, follows a town or a state
+        if _CLOCK_TIME.fullmatch(value) and _LOWER_WORD_BEFORE.search(text, max(0, span.start - 24), span.start) and not _CONTACT_LABEL.search(
+            text, max(0, span.start - 24), span.start
+        ):
+            return True
     if span.category == Category.ID and _CELLS.fullmatch(value):
         return True
     return False
 
 
+# A section of an act written as one word: "s136", "s.2", "ss47".
+_SECTION = re.compile(r"ss?\.?\d{1,3}[A-Z]?")
 # A reference into a law or a document: "Coroners Act 2003, s.28", "reg 12", "para 4" (not the
 # "s" of "he's 14").
 _SECTION_BEFORE = re.compile(r"(?<!['’])\b(?:s|ss|sec|sect|section|reg|regulation|cl|clause|para|paragraph|art|article|rule|sch|schedule|p|pp|page)\.?\s*$", re.IGNORECASE)
@@ -684,6 +713,20 @@ def _is_not_a_date_or_id(text: str, span: Span) -> bool:
     return False
 
 
+# A form's or a list's next column after a date of birth: "DOB 06.01.1938   86F". A model's
+# date span ran across the gap, and the number alone in that column is the age.
+_BIRTH_DATE_COLUMN = re.compile(r"(?:\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2})(?:\t|[ ]{3,})$")
+_AGE_NUMBER = re.compile(r"\d{1,3}")
+
+
+def _age_after_birth_date(text: str, span: Span) -> Span:
+    value = text[span.start : span.end]
+    if span.category == Category.DATE and _AGE_NUMBER.fullmatch(value) and int(value) <= 120:
+        if _BIRTH_DATE_COLUMN.search(text, max(0, span.start - 24), span.start):
+            return span.with_(category=Category.AGE, fine="OTHER")
+    return span
+
+
 def _is_quantity(text: str, span: Span) -> bool:
     """A number labelled AGE, DATE or ID that is really an amount, a duration, a time or a
     vital sign."""
@@ -721,14 +764,19 @@ def _kind_words() -> frozenset[str]:
 _NAME_WORD_BEFORE = re.compile(r"[A-Z][\w'’-]*[ \t]$")
 
 
+# A form's label after the word: "Lab No   : 7-3621605", "Member #: AVU585235312".
+_FIELD_LABEL_AFTER = re.compile(r"[ \t]*(?:#|No\.?|Number|ID)?[ \t]*:")
+
+
 def _only_kind_word(text: str, span: Span) -> bool:
-    """One word that says what kind of body it is ("Hospital"), or names a department
+    """One word that says what kind of body it is ("Hospital") or is a form's label ("Member
+    #:"), or names a department
     ("Audiology") with no capitalised word before it ("Tri-County Urology" is a practice):
     no organisation of anyone's."""
     parts = text[span.start : span.end].split()
     if len(parts) != 1:
         return False
-    if parts[0].casefold() in _kind_words():
+    if parts[0].casefold() in _kind_words() or _FIELD_LABEL_AFTER.match(text, span.end):
         return True
     return DEPARTMENT_WORD.fullmatch(parts[0]) is not None and not _NAME_WORD_BEFORE.search(text, max(0, span.start - 40), span.start)
 
@@ -808,7 +856,7 @@ class ClinicalTermGuard:
         return False
 
     def filter(self, text: str, spans: Iterable[Span]) -> list[Span]:
-        spans = list(spans)
+        spans = [_age_after_birth_date(text, s) for s in spans]
         times = log_times(text) if any(_opens_a_line(text, s.start) for s in spans) else frozenset()
         return [
             s for s in spans

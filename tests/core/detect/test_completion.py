@@ -505,3 +505,54 @@ def test_a_contact_that_took_in_markup_keeps_only_its_addresses():
     assert found(text, [span(text, value, Category.CONTACT)]) == ["ishaan.r@outlook.com", "ishaan.r@outlook.com"]
     plain = "email ishaan.r@outlook.com today"  # no markup: left alone
     assert found(plain, [span(plain, "ishaan.r@outlook.com", Category.CONTACT)]) == ["ishaan.r@outlook.com"]
+
+
+@pytest.mark.parametrize(
+    "text, value, category, expected",
+    [
+        # annotation leaves the "yo" out of an age, as it leaves the sex out of "68M"
+        ("Resident: Billie Struthers, Rm 22, 91yo", "91yo", Category.AGE, ["91"]),
+        ("72y/o man", "72y/o", Category.AGE, ["72"]),
+        # a word after a date is no part of it; a month, a weekday or a holiday's Day is
+        ("16/09 Wt 3480. Feeding ok.", "16/09 Wt", Category.DATE, ["16/09"]),
+        ("DOB 1957-12-04   Age 67", "1957-12-04   Age", Category.DATE, ["1957-12-04"]),
+        ("Seen 3rd of June", "3rd of June", Category.DATE, ["3rd of June"]),
+        ("Boxing Day 2023 fall", "Boxing Day 2023", Category.DATE, ["Boxing Day 2023"]),
+        ("closed 25 Dec", "25 Dec", Category.DATE, ["25 Dec"]),
+        # a name that ends with an initial keeps its full stop
+        ("Reported by: Gurpreet K., PCW", "Gurpreet K", Category.NAME, ["Gurpreet K."]),
+        ("Seen by Gurpreet Kaur. Then home", "Gurpreet Kaur", Category.NAME, ["Gurpreet Kaur"]),
+    ],
+)
+def test_what_annotation_leaves_out_of_a_value_is_left_out(text, value, category, expected):
+    assert found(text, [span(text, value, category)]) == expected
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Facility: Banksia Gardens Aged Care, Goolwa SA\n", "Goolwa SA", Category.ORGANIZATION),
+        ("Address: 77 Old Mill Rd, Woonsocket RI\n", "Woonsocket RI", Category.LOCATION),
+    ],
+)
+def test_a_town_and_its_state_read_as_one_are_two_places(text, value, category):
+    out = complete(text, [span(text, value, category)])
+    town, state = value.rsplit(" ", 1)
+    assert [(text[s.start : s.end], s.category, s.fine) for s in out] == [
+        (town, Category.LOCATION, "CITY"),
+        (state, Category.LOCATION, "STATE"),
+    ]
+
+
+def test_an_organisation_ending_in_a_state_like_word_is_left_whole():
+    text = "Seen at Mayo Clinic MN today"  # an organisation's own word before the letters
+    assert found(text, [span(text, "Mayo Clinic MN", Category.ORGANIZATION)]) == ["Mayo Clinic MN"]
+
+
+def test_the_state_after_a_town_and_its_comma_is_a_place_too():
+    text = "Home: 1187 County Rd 412, Mountain Home, AR; lives w/ grandson"
+    out = complete(text, [span(text, "1187 County Rd 412", Category.LOCATION), span(text, "Mountain Home", Category.LOCATION)])
+    assert [(text[s.start : s.end], s.fine) for s in out][-1] == ("AR", "STATE")
+    # after a name the same letters are a credential, not a state
+    signed = "Jordan Smith, PA; seen today"
+    assert found(signed, [span(signed, "Jordan Smith", Category.NAME)]) == ["Jordan Smith"]

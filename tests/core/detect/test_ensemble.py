@@ -350,6 +350,15 @@ def test_a_span_across_two_cells_of_a_row_is_output_as_two():
     assert [text[s.start : s.end] for s in e.detect(text)] == ["1", "02/2024"]
 
 
+def test_one_span_that_every_member_ran_across_a_column_gap_is_still_two():
+    # both models read a form's name field and the next column's label as one organisation;
+    # before, words the same span covered joined across the gap whatever the gap was
+    text = "Pt: Beulah Mae Ashcraft   Hospice ID HO-55217\n"
+    across = Span(*at(text, "Beulah Mae Ashcraft   Hospice"), Category.ORGANIZATION, "OTHER", 0.95, "a")
+    e = ens("majority", {"a": [across], "b": [across.with_(source="b")], "c": []})
+    assert [text[s.start : s.end] for s in e.detect(text)] == ["Beulah Mae Ashcraft", "Hospice"]
+
+
 def test_a_name_with_a_nickname_in_brackets_is_one_span_with_its_brackets_and_a_phone_keeps_its_own():
     text = "Resident: Mrs Elspeth (Betty) Gruar, ph (09) 555 1234\n"
     across = Span(*at(text, "Betty) Gruar"), Category.NAME, "PATIENT", 0.9, "a")  # a model's, over the bracket

@@ -692,3 +692,41 @@ def test_the_clock_times_opening_a_logs_lines_are_no_phi():
     years = "2015 CABG x3\n2019 right TKR\n"
     kept = [Span(0, 4, Category.DATE, source="m"), Span(13, 17, Category.DATE, source="m")]
     assert ClinicalTermGuard.default().filter(years, kept) == kept
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Chaplain: pt Baptist, attends church weekly", "Baptist", Category.NAME),  # a faith, not a name
+        ("Ambulance called 0230 (case 9981276)", "0230", Category.CONTACT),  # a clock time after a verb
+        ("Son phoned 0300 on 0418 227 904", "0300", Category.CONTACT),
+        ("CK     2210   2980   2105\n", "2980", Category.CONTACT),  # one cell of a lab row
+        ("police used s136 at the moor", "s136", Category.ID),  # a section of an act
+        ("Section: 3 MHA 1983, renewed", "1983", Category.DATE),  # an act's year after its short form
+        ("Insurance: Elmhurst Aviation   Member #: AVU585235312", "Member", Category.ORGANIZATION),  # a form's label
+    ],
+)
+def test_faiths_clock_times_table_cells_sections_and_labels_are_no_phi(guard, text, value, category):
+    assert guard.filter(text, [span_of(text, value, category)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Mr Baptist visited", "Baptist", Category.NAME),  # after a title it is a name
+        ("Tahmoor NSW 0230 is the postcode", "0230", Category.CONTACT),  # after a place: a postcode
+        ("ph 0300 on call", "0300", Category.CONTACT),  # after a phone label
+        ("Mental Health Act reviewed 1983", "1983", Category.DATE),
+        ("UR: S136 on file", "S136", Category.ID),
+        ("CK 2210 today", "2210", Category.CONTACT),  # no column on either side
+    ],
+)
+def test_the_same_words_where_they_may_be_phi_stay(guard, text, value, category):
+    s = span_of(text, value, category)
+    assert guard.filter(text, [s]) == [s]
+
+
+def test_a_number_in_the_column_after_a_date_of_birth_is_the_age(guard):
+    text = "Client: Agnes Khoo   DOB 06.01.1938   86F\n"
+    out = guard.filter(text, [span_of(text, "86", Category.DATE)])
+    assert [(text[s.start : s.end], s.category) for s in out] == [("86", Category.AGE)]

@@ -154,7 +154,7 @@ def rebuild_spans(
             if last == t - 1 and pd is not None and pd.category == d.category:
                 gap = text[toks[last][1] : toks[t][0]]
                 covered = index.covers(d.category, toks[last][0], toks[t][1]) and not _COLUMN_GAP.search(gap)
-                spaces_only = gap.strip(" \t") == "" and "\n" not in gap and "\r" not in gap
+                spaces_only = gap.strip(" \t") == "" and "\n" not in gap and "\r" not in gap and not _COLUMN_GAP.search(gap)
                 if d.category in _WORD_CATEGORIES and any(c in "()[]\"“”" for c in gap):
                     covered = False  # "Elspeth (Betty) Gruar": a bracket parts a name's words (completion joins them whole)
                 if covered or (spaces_only and pd.span.fine == d.span.fine):

@@ -19,7 +19,8 @@ _SUFFIXES = (
     "Glade Promenade Strand Mall Alley Wynd Crossing Grange Vale Common Chase Green"
 ).split()
 _SUFFIX = r"(?:" + "|".join(sorted(_SUFFIXES, key=len, reverse=True)) + r")\b\.?"
-_UNIT = r"(?:(?:Flat|Unit|Apt|Apartment|Suite|Ste|Level|Lvl|Villa|Shop)\.?[ \t]*\d{1,4}[A-Za-z]?[ \t]*(?:,[ \t]*|/[ \t]*|[ \t]+))"
+_UNIT = r"(?P<unit>(?:Flat|Unit|Apt|Apartment|Suite|Ste|Level|Lvl|Villa|Shop)\.?[ \t]*\d{1,4}[A-Za-z]?[ \t]*(?:,[ \t]*|/[ \t]*|[ \t]+))"
+_ADDRESS_LABEL = re.compile(r"(?i:\b(?:address|addr|residence|resides at|lives at|home address)[ \t]*[:.-]?[ \t]*)$")
 _NUMBER = r"\d{1,5}[A-Za-z]?(?:[ \t]*[-–/][ \t]*\d{1,5}[A-Za-z]?)?"
 _NAME_WORD = rf"(?:[{UP}][{LO}'’]*\.?|[{UP}]{{2,}})"
 _STREET = re.compile(
@@ -56,7 +57,11 @@ class StreetAddressDetector(RuleDetector):
     def detect(self, text: str) -> list[Span]:
         found: list[Span] = []
         for m in _STREET.finditer(text):
-            found.append(self.span(m.start(), m.end(), Category.LOCATION, "STREET", 0.9))
+            # validated where the shape is an address's and nothing else's: a flat or unit
+            # number before the street number ("Unit 4/19 Quandong Cl"), or an address label
+            # before it; the models cut "4" out of it as a date
+            sure = bool(m["unit"]) or _ADDRESS_LABEL.search(text, max(0, m.start() - 24), m.start()) is not None
+            found.append(self.span(m.start(), m.end(), Category.LOCATION, "STREET", 0.9, validated=sure))
             found.extend(self._tail(text, m.end()))
         known = places()
         for m in _STREET_NAME.finditer(text):

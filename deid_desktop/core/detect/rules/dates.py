@@ -115,7 +115,7 @@ class DateDetector(RuleDetector):
                 and _SHORT_CONTEXT.search(before(text, m.start(), 20))
                 and not _NOT_A_DATE_AFTER.match(text, m.end())
             ):
-                add(m.start(), m.end(), 0.7)
+                add(m.start(), m.end(), 0.7, full=True)
         for m in _YEAR_ALONE.finditer(text):
             if unit_follows(text, m.end()):
                 continue

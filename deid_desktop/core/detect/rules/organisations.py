@@ -24,7 +24,10 @@ _HOSPITAL_SUFFIX = (
 _COMPANY_SUFFIX = r"(?:Pty\.?\s+Ltd|Pty|Ltd|Limited|Inc|Incorporated|LLC|PLC|plc|Corp|Corporation|GmbH|Holdings|Industries|(?:&|and)\s+Sons|&\s+Co)"
 _ORG_WORD = rf"(?:St\.|Mt\.|[{UP}][{LO}'’&-]*(?![{UP}{LO}\d])|[{UP}]{{2,}}(?![{UP}{LO}\d]))"
 _CONNECTOR = r"(?:of|the|and|&|for|de|du|la|on)"
-_NAME_PART = rf"{_ORG_WORD}(?:[ \t]+(?:{_CONNECTOR}[ \t]+)?{_ORG_WORD}){{0,5}}"
+# Words of one name stand a space or two apart: a tab or a wider gap is a form's next column
+# ("Pt: Beulah Mae Ashcraft   Hospice ID HO-55217").
+_GAP = r"[ ]{1,2}"
+_NAME_PART = rf"{_ORG_WORD}(?:{_GAP}(?:{_CONNECTOR}{_GAP})?{_ORG_WORD}){{0,5}}"
 _BUSINESS_SUFFIX = (
     r"(?:Logistics|Solutions|Consulting|Construction|Engineering|Motors|Transport|Freight|Couriers|Foods|Farms"
     r"|Electrical|Plumbing|Builders|Bakery|Cafe|Café|Restaurant|Hotel|Motel|Bank|Airlines|Airways|Council"
@@ -41,7 +44,7 @@ _SUFFIX = re.compile(
     rf"|(?P<pharmacy>{_PHARMACY_SUFFIX}))"
     r"(?![\w])"
 )
-_NAME_BEFORE = re.compile(rf"(?<![\w'’-])(?P<n>{_NAME_PART}),?[ \t]+$")
+_NAME_BEFORE = re.compile(rf"(?<![\w'’-])(?P<n>{_NAME_PART}),?{_GAP}$")
 _KINDS = {"hospital": ("HOSPITAL", 0.85), "company": ("COMPANY", 0.85), "business": ("COMPANY", 0.7), "pharmacy": ("HOSPITAL", 0.85)}
 # A UK prison by its prefix: "HMP Altcourse", "HMYOI Feltham", "HM Prison Barlinnie".
 _PRISON = re.compile(rf"\b(?:HMP|HMYOI|HMP/YOI|HM[ \t]+Prison)[ \t]+(?P<n>[{UP}][{LO}]+(?:[ \t]+[{UP}][{LO}]+)?)")

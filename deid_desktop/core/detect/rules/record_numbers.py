@@ -38,10 +38,10 @@ _LABELS: list[tuple[str, str, float]] = [
 _LABEL = re.compile(
     r"(?<![\w])(?:" + "|".join(f"(?P<g{i}>{p})" for i, (p, _, _) in enumerate(_LABELS)) + r")(?![A-Za-z])"
 )
-# Digit groups ("943 476 5919", "2123 45670 1") or one token with at least one digit.
+# Digit groups ("943 476 5919", "2123 45670 1", a Centrelink CRN "204 517 339K") or one token with at least one digit.
 _VALUE = re.compile(
     r"\s*[:#=.\-]?\s*(?:(?:no|number|#)\b\.?\s*[:#]?\s*)?"
-    r"(?P<v>\d{2,5}(?:[ ]\d{1,5}){1,3}(?![\w/-])|(?=[A-Za-z0-9/-]*\d)[A-Za-z0-9][A-Za-z0-9/-]{1,24}[A-Za-z0-9])",
+    r"(?P<v>\d{2,5}(?:[ ]\d{1,5}){1,3}[A-Za-z]?(?![\w/-])|(?=[A-Za-z0-9/-]*\d)[A-Za-z0-9][A-Za-z0-9/-]{1,24}[A-Za-z0-9])",
     re.I,
 )
 _DATE_LIKE = re.compile(r"\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}")

@@ -124,3 +124,10 @@ def test_a_year_after_a_plain_time_word_is_still_only_a_vote():
     (span,) = run("date", "Symptoms began in 2019 and settled.")
     assert not span.validated
     assert texts("date", "Retired 2000 mg dose.") == []
+
+
+def test_a_day_and_month_after_a_word_of_time_is_a_validated_date():
+    # "ED on 2/10": the rules alone found it, and both models out-voted them
+    text = "Was seen at Campbelltown Hospital ED on 2/10. Works part time."
+    spans = run("date", text)
+    assert [(text[s.start : s.end], s.validated) for s in spans] == [("2/10", True)]

@@ -45,6 +45,7 @@ def test_never_issued_ssns_are_not_found(number):
         ("Member ID: XJ4455667", ("XJ4455667", "HEALTHPLAN")),
         ("Medicare No. 2123 45670 1", ("2123 45670 1", "HEALTHPLAN")),
         ("NDIS No: 431 882 907", ("431 882 907", "HEALTHPLAN")),  # Australia's disability scheme
+        ("CRN: 204 517 339K", ("204 517 339K", "HEALTHPLAN")),  # Centrelink's, its letter and all
         ("inmate: DUMITRESCU, C   PNC 19/482937K   cell B2-17", ("19/482937K", "OTHER")),  # a police record
         ("IHI 8003 6012 3456 7890", ("8003 6012 3456 7890", "HEALTHPLAN")),
         ("Medicare MBI: 1EG4-TE5-MK73", ("1EG4-TE5-MK73", "HEALTHPLAN")),

@@ -273,3 +273,23 @@ def test_a_street_address_in_lower_case_after_a_word_of_place_is_validated(text,
 )
 def test_numbers_and_words_in_lower_case_are_no_street(text):
     assert texts("street_address", text) == []
+
+
+def test_an_organisation_name_stops_at_a_column_gap():
+    # the patient's name field and the next column's label are no hospice
+    text = "Pt: Beulah Mae Ashcraft   Hospice ID HO-55217\n"
+    assert texts("organisation", text) == []
+    assert texts("organisation", "Pt seen at Beulah Mae  Hospice today") == ["Beulah Mae  Hospice"]
+
+
+@pytest.mark.parametrize(
+    "text, expected, validated",
+    [
+        ("Address: Unit 4/19 Quandong Cl, Tahmoor NSW 2573", "Unit 4/19 Quandong Cl", True),  # a unit number
+        ("Address: 31 Wattlebird Crescent, Cranbourne West", "31 Wattlebird Crescent", True),  # after a label
+        ("Parked at 12 Rosewood Avenue again.", "12 Rosewood Avenue", False),
+    ],
+)
+def test_a_street_with_a_unit_number_or_an_address_label_is_validated(text, expected, validated):
+    spans = [s for s in run("street_address", text) if s.fine == "STREET"]
+    assert [(text[s.start : s.end], s.validated) for s in spans] == [(expected, validated)]
