@@ -275,6 +275,11 @@ _LOWER_AFTER_HEAD = re.compile(
     r"\b(?:Center|Centre|Hospital|Clinic|Council|Practice|Pharmacy|Surgery|School|College|University|Trust|Church)"
     r"(?P<tail>(?:[ \t]+[a-z][a-z'’-]*)+)$"
 )
+# Lower-case words after a capitalised one that ends a place's or an organisation's name:
+# "Fonterra site", "Wemyss Bay route" ("Ilkley Moor north" keeps its direction).
+_LOWER_TAIL = re.compile(
+    r"[A-Z][\w'’-]*(?P<tail>(?:[ \t]+(?!(?:north|south|east|west|de|la|du|da|di|van|von|y)\b)[a-z]{3,})+)$"
+)
 _ID_LABEL_LEAD = re.compile(r"(?:[a-z]{2,5}\.?|(?:" + "|".join(_ID_LABELS) + r")\b\.?:?)[ \t]+(?=\S*\d)")
 
 
@@ -322,9 +327,10 @@ def _without_annotation_extras(text: str, s: Span) -> Span:
         return s.with_(end=m.start()) if m is not None and m.start() > s.start else s
     if s.category is Category.LOCATION:
         m = _PLACE_TIME_END.search(text, s.start, s.end)
-        return s.with_(end=m.start()) if m is not None and m.start() > s.start else s
-    if s.category is Category.ORGANIZATION:
-        m = _LOWER_AFTER_HEAD.search(text, s.start, s.end)
+        if m is not None and m.start() > s.start:
+            return s.with_(end=m.start())
+    if s.category in (Category.LOCATION, Category.ORGANIZATION):
+        m = _LOWER_AFTER_HEAD.search(text, s.start, s.end) or _LOWER_TAIL.search(text, s.start, s.end)
         return s.with_(end=m.start("tail")) if m is not None else s
     if s.category is Category.CONTACT:
         m = _CONTACT_LABEL_LEAD.match(value)

@@ -600,7 +600,7 @@ def _possessive_tail(text: str, span: Span) -> bool:
 # The last word of a job: a listed occupation's last word, or a word made like a job's name
 # ("-er", "-ist", "-ian", "-man"...). "rice", "forestry", "chainsaws", "mowing" are none.
 _JOB_ENDING = re.compile(
-    r"(?:er|or|ist|ian|man|men|woman|women|ant|ent|eur|euse|ess|wright|smith|hand|maid|keeper|ee|ie|ic|ive|ary|ster|ress|ier|yer|mason|nurse|pilot|chef|cook|vet|guard|aide|staff|crew)s?$",
+    r"(?:er|or|ist|ian|man|men|woman|women|ant|ent|eur|euse|ess|wright|smith|hand|maid|keeper|ee|ie|ic|ive|ary|ster|ress|ier|yer|mason|nurse|pilot|chef|cook|vet|guard|aide|staff|crew|person|people)s?$",
 )
 
 

@@ -522,6 +522,10 @@ def test_a_contact_that_took_in_markup_keeps_only_its_addresses():
         # a name that ends with an initial keeps its full stop
         ("Reported by: Gurpreet K., PCW", "Gurpreet K", Category.NAME, ["Gurpreet K."]),
         ("Seen by Gurpreet Kaur. Then home", "Gurpreet Kaur", Category.NAME, ["Gurpreet Kaur"]),
+        # lower-case words after a place's or an organisation's last capitalised word
+        ("works on the Wemyss Bay route", "Wemyss Bay route", Category.LOCATION, ["Wemyss Bay"]),
+        ("at the Fonterra site in Te Rapa", "Fonterra site", Category.ORGANIZATION, ["Fonterra"]),
+        ("walks on Ilkley Moor north side", "Ilkley Moor north", Category.LOCATION, ["Ilkley Moor north"]),
     ],
 )
 def test_what_annotation_leaves_out_of_a_value_is_left_out(text, value, category, expected):

@@ -396,3 +396,17 @@ def test_member_spans_without_reporting_members_moves_one_member_at_a_time():
     shares = []
     e.member_spans([TEXT], fraction=shares.append)
     assert shares == [0.5, 1.0]
+
+
+def test_what_completion_cuts_from_a_value_is_judged_by_the_guard_again():
+    # two models read "Jewish ancestry" as an organisation; the guard passed the two words,
+    # completion cut the lower-case word off, and "Jewish" alone went out as an organisation
+    from deid_desktop.core.detect.guards import ClinicalTermGuard
+
+    text = "You are of Ashkenazi Jewish ancestry on both sides, seen at Fonterra site B.\n"
+    org = Span(*at(text, "Jewish ancestry"), Category.ORGANIZATION, "OTHER", 0.9, "a")
+    work = Span(*at(text, "Fonterra site"), Category.ORGANIZATION, "COMPANY", 0.9, "a")
+    cfg = EnsembleConfig(strategy="majority", members=[MemberConfig(n, "fixed") for n in ("a", "b", "c")])
+    e = Ensemble(cfg, {"a": Fixed([org, work]), "b": Fixed([org.with_(source="b"), work.with_(source="b")]), "c": Fixed([])},
+                 guard=ClinicalTermGuard.default())
+    assert [text[s.start : s.end] for s in e.detect(text)] == ["Fonterra"]

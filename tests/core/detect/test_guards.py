@@ -523,6 +523,7 @@ def test_a_profession_that_names_no_job_is_dropped(guard, text, value):
         ("Dad works as a helicopter pilot", "helicopter pilot"),
         ("Partner is a warehouse forklift driver", "warehouse forklift"),  # the head follows: completion takes it
         ("Retired stonemason", "stonemason"),
+        ("Unable to work as warehouse storeperson.", "warehouse storeperson"),  # a "-person" job
     ],
 )
 def test_a_profession_that_is_or_starts_a_job_stays(guard, text, value):

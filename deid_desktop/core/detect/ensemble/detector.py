@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from bisect import bisect_left
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -186,7 +187,10 @@ class Ensemble(Detector):
             spans = sort_spans(firm + self.guard.filter(text, [s for s in spans if s not in firm]))
         # No identifier or name left in pieces; after the guard, so a piece it drops does not
         # stop a neighbour's widening.
+        before = list(spans)
         spans = complete(text, spans)
+        if self.guard is not None:
+            spans = _judge_completed(self.guard, text, before, spans)
         if self.propagator is not None:
             spans = self.propagator.propagate(text, spans)
         return spans
@@ -224,3 +228,28 @@ class Ensemble(Detector):
         cat = max(per_cat, key=per_cat.get)
         src = max((n for n in tv if tv[n].category == cat), key=lambda n: self.weight(n, cat) * tv[n].score)
         return Decision(cat, float(min(1.0, p)), src, tv[src])
+
+
+def _judge_completed(guard: Any, text: str, before: list[Span], after: list[Span]) -> list[Span]:
+    """What completion cut from a value the guard passed is a new value, and the guard judges
+    it too ("Jewish ancestry" passed as a whole; "Jewish" alone is a people, not an
+    organisation). What completion added where nothing was (a state after a town's comma) is
+    judged by its context there and left alone. Each span is looked up among its neighbours
+    only, so a huge text's tens of thousands of spans cost no product of the two."""
+    seen = set(before)
+    starts = [b.start for b in before]  # sorted: the vote's spans come sorted
+    widest = max((b.end - b.start for b in before), default=0)
+
+    def from_a_value(s: Span) -> bool:
+        i = bisect_left(starts, s.end)
+        while i > 0 and starts[i - 1] >= s.start - widest:
+            i -= 1
+            if before[i].end > s.start:
+                return True
+        return False
+
+    changed = [s for s in after if s not in seen and from_a_value(s)]
+    if not changed:
+        return after
+    kept = set(guard.filter(text, changed))
+    return [s for s in after if s in seen or s in kept]
