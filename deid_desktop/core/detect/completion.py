@@ -25,6 +25,7 @@ from typing import Iterable
 from ..categories import Category
 from ..spans import Span, sort_spans
 from .guards import CREDENTIALS, DATE_THEN_TIME, DEPARTMENT, job_end, log_times
+from .rules.common import unit_follows
 from .rules.postcodes import STATE_ABBR
 from .rules.web import EMAIL
 
@@ -291,6 +292,10 @@ _DATE_TAIL_WORDS = frozenset(
     nov november dec december mon monday tue tues tuesday wed wednesday thu thur thurs thursday fri friday sat saturday
     sun sunday day eve spring summer autumn fall winter ad bc bce ce""".split()
 )
+# A word of the sentence before a date: "in 2021", "since 3/4" (annotated "2021", "3/4").
+_DATE_LEAD = re.compile(r"(?i:in|on|at|since|from|by|until|till)[ \t]+")
+# An unclosed bracket and what follows it at an identifier's end.
+_OPEN_BRACKET_END = re.compile(r"[ \t]*\([^)]*$")
 # A name that ends with an initial keeps the initial's full stop, as annotated ("Siphokazi M.").
 _INITIAL_END = re.compile(r"(?:^|[ \t])[A-Z]$")
 
@@ -305,6 +310,9 @@ def _without_annotation_extras(text: str, s: Span) -> Span:
     if s.category is Category.DATE and _NOT_A_DATE.fullmatch(value):
         return s.with_(category=Category.ID, fine="OTHER")
     if s.category is Category.DATE:
+        m = _DATE_LEAD.match(value)
+        if m is not None and any(c.isdigit() for c in value[m.end() :]):
+            s, value = s.with_(start=s.start + m.end()), value[m.end() :]
         m = _DATE_TAIL.search(value)
         if m is not None and m.group(1).casefold() not in _DATE_TAIL_WORDS and any(c.isdigit() for c in value[: m.start()]):
             return s.with_(end=s.start + m.start())
@@ -334,8 +342,16 @@ def _without_annotation_extras(text: str, s: Span) -> Span:
         return s.with_(end=m.start("tail")) if m is not None else s
     if s.category is Category.CONTACT:
         m = _CONTACT_LABEL_LEAD.match(value)
-        return s.with_(start=s.start + m.end()) if m is not None and m.end() < len(value) else s
+        if m is not None and m.end() < len(value):
+            s = s.with_(start=s.start + m.end())
+        m = _NUMBER_END.search(text, s.start, s.end)
+        if m is not None and m.start() > s.start and unit_follows(text, s.end):
+            return s.with_(end=m.start())  # "022 390 4417 25 min": the call's length
+        return s
     if s.category is Category.ID:
+        m = _OPEN_BRACKET_END.search(value)
+        if m is not None and m.start() > 0:
+            s, value = s.with_(end=s.start + m.start()), value[: m.start()]  # "5774 12150 3 (4": an IRN's bracket
         m = _ID_LABEL_LEAD.match(value)
         if m is not None and sum(c.isdigit() for c in value[m.end() :]) >= 4:
             return s.with_(start=s.start + m.end())
@@ -492,6 +508,8 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
     ordered = _without_log_times(text, sort_spans(spans))
     ordered = sort_spans(p for s in ordered for q in _town_and_state(text, s) for p in _pair_parts(text, _without_annotation_extras(text, q)))
     ordered = _whole_identifier_tokens(text, ordered)
+    # an identifier joined from pieces may now begin with its label ("lic" + "P" + "884102")
+    ordered = [_without_annotation_extras(text, s) if s.category is Category.ID else s for s in ordered]
     out: list[Span] = []
     for i, s in enumerate(ordered):
         if s.category is Category.PROFESSION:

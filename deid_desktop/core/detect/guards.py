@@ -439,6 +439,7 @@ def _is_table_cell(text: str, span: Span) -> bool:
     return bool(_CELL_BEFORE.search(text, max(0, span.start - 12), span.start) or _CELL_AFTER.match(text, span.end))
 
 
+_CLOCK_12H = re.compile(r"(?:[1-9]|1[0-2])(?:[:.][0-5]\d)?[ \t]?(?i:am|pm|a\.m\.?|p\.m\.?)")
 _CLOCK_TIME = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 _LOWER_WORD_BEFORE = re.compile(r"(?<![\w-])[a-z]+[ \t]+$")
 
@@ -457,6 +458,8 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
         return True
     if _inside(_CLOCK_HOURS, text, span):
         return True
+    if span.category == Category.DATE and _CLOCK_12H.fullmatch(value):
+        return True  # "11pm": a time of day is no date
     if span.category == Category.DATE:
         day = _WEEKDAY.match(text, span.start, span.end)
         if _inside(_TIME_RANGE, text, span if day is None else span.with_(start=day.end())):
@@ -815,6 +818,10 @@ def _compile(terms: tuple[str, ...]) -> tuple[dict[str, re.Pattern[str]], frozen
     return phrases, frozenset(bare)
 
 
+# Routes and frequencies written after a drug's name.
+_DOSE_WORDS = frozenset("po iv im sc sl pr ng pv top inh neb bd bid tds tid qid qds od om on prn mane nocte stat".split())
+
+
 class ClinicalTermGuard:
     """Drops name / place / organisation spans that are part of a clinical term."""
 
@@ -850,7 +857,9 @@ class ClinicalTermGuard:
                 if rx is not None and (m := rx.match(text, w.start())) is not None and m.end() >= end:
                     return True
         words = _WORD.findall(text, start, end)
-        if words and all(self._is_bare_term(w) for w in words):
+        bare = [self._is_bare_term(w) for w in words]
+        # a drug with its route or frequency ("Amoxicillin-clav PO", "Keppra BD") is as bare
+        if any(bare) and all(b or w.casefold() in _DOSE_WORDS for b, w in zip(bare, words)):
             ahead = text[max(0, start - 20) : start]
             return not (_TITLE_BEFORE.search(ahead) or (words[0][0].isupper() and _RELATIVE_BEFORE.search(ahead)))
         return False

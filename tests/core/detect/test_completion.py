@@ -519,6 +519,12 @@ def test_a_contact_that_took_in_markup_keeps_only_its_addresses():
         ("Seen 3rd of June", "3rd of June", Category.DATE, ["3rd of June"]),
         ("Boxing Day 2023 fall", "Boxing Day 2023", Category.DATE, ["Boxing Day 2023"]),
         ("closed 25 Dec", "25 Dec", Category.DATE, ["25 Dec"]),
+        ("diagnosed in 2021 at 41", "in 2021", Category.DATE, ["2021"]),  # a preposition before a date
+        ("since 3/4 no falls", "since 3/4", Category.DATE, ["3/4"]),
+        ("back in late 2019", "late 2019", Category.DATE, ["late 2019"]),  # a qualifier stays
+        # a call's length after a phone number; an unclosed bracket after an identifier
+        ("Spoke w/ him on 022 390 4417 25 min.", "022 390 4417 25", Category.CONTACT, ["022 390 4417"]),
+        ("Medicare: 5774 12150 3 (4)", "5774 12150 3 (4", Category.ID, ["5774 12150 3"]),
         # a name that ends with an initial keeps its full stop
         ("Reported by: Gurpreet K., PCW", "Gurpreet K", Category.NAME, ["Gurpreet K."]),
         ("Seen by Gurpreet Kaur. Then home", "Gurpreet Kaur", Category.NAME, ["Gurpreet Kaur"]),
@@ -560,3 +566,10 @@ def test_the_state_after_a_town_and_its_comma_is_a_place_too():
     # after a name the same letters are a credential, not a state
     signed = "Jordan Smith, PA; seen today"
     assert found(signed, [span(signed, "Jordan Smith", Category.NAME)]) == ["Jordan Smith"]
+
+
+def test_an_identifier_joined_from_pieces_loses_its_label_too():
+    # "lic", "P" and "884102" were three pieces; joined, the licence number kept the label
+    text = "Crew: T. Yazzie NRP (lic P-884102) / B. Wyszogrodzki EMT-B"
+    out = complete(text, [span(text, "lic P", Category.ID), span(text, "884102", Category.ID)])
+    assert [text[s.start : s.end] for s in out] == ["P-884102"]

@@ -705,6 +705,8 @@ def test_the_clock_times_opening_a_logs_lines_are_no_phi():
         ("police used s136 at the moor", "s136", Category.ID),  # a section of an act
         ("Section: 3 MHA 1983, renewed", "1983", Category.DATE),  # an act's year after its short form
         ("Insurance: Elmhurst Aviation   Member #: AVU585235312", "Member", Category.ORGANIZATION),  # a form's label
+        ("Call me anytime, up till 11pm", "11pm", Category.DATE),  # a time of day is no date
+        ("Amoxicillin-clav PO if able to swallow", "Amoxicillin-clav PO", Category.NAME),  # a drug and its route
     ],
 )
 def test_faiths_clock_times_table_cells_sections_and_labels_are_no_phi(guard, text, value, category):

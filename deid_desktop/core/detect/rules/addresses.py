@@ -24,7 +24,7 @@ _ADDRESS_LABEL = re.compile(r"(?i:\b(?:address|addr|residence|resides at|lives a
 _NUMBER = r"\d{1,5}[A-Za-z]?(?:[ \t]*[-–/][ \t]*\d{1,5}[A-Za-z]?)?"
 _NAME_WORD = rf"(?:[{UP}][{LO}'’]*\.?|[{UP}]{{2,}})"
 _STREET = re.compile(
-    rf"(?<![\w/.-])(?:{_UNIT})?{_NUMBER}[ \t]+(?:{_NAME_WORD}[ \t]+){{1,4}}{_SUFFIX}"
+    rf"(?<![\w/.-])(?:{_UNIT})?(?P<number>{_NUMBER})[ \t]+(?:{_NAME_WORD}[ \t]+){{1,4}}{_SUFFIX}"
     rf"(?:[ \t]+(?:North|South|East|West|N|S|E|W|NE|NW|SE|SW)\b)?"
 )
 # "Herries Road, Sheffield S5 7AU": no number, so a known town must follow.
@@ -58,9 +58,10 @@ class StreetAddressDetector(RuleDetector):
         found: list[Span] = []
         for m in _STREET.finditer(text):
             # validated where the shape is an address's and nothing else's: a flat or unit
-            # number before the street number ("Unit 4/19 Quandong Cl"), or an address label
+            # number before the street number ("Unit 4/19 Quandong Cl", "3/18 Wattlebird
+            # Close"), or an address label
             # before it; the models cut "4" out of it as a date
-            sure = bool(m["unit"]) or _ADDRESS_LABEL.search(text, max(0, m.start() - 24), m.start()) is not None
+            sure = bool(m["unit"] or "/" in m["number"]) or _ADDRESS_LABEL.search(text, max(0, m.start() - 24), m.start()) is not None
             found.append(self.span(m.start(), m.end(), Category.LOCATION, "STREET", 0.9, validated=sure))
             found.extend(self._tail(text, m.end()))
         known = places()

@@ -1,4 +1,5 @@
-"""National health identifiers with check digits: UK NHS number, NZ NHI, Australian Medicare.
+"""Identifiers with check digits: UK NHS number, NZ NHI, Australian Medicare; and, by its
+label, the Australian Business Number a practice prints on its letterhead.
 
 A number whose check digit is right is found without any label, and is ``validated`` (no
 ensemble vote drops it) (a random number passes only
@@ -19,6 +20,7 @@ from .common import NANP_DASHED, RuleDetector, before
 _NHS = re.compile(r"(?<![\w-])(\d{3})([ -]?)(\d{3})\2(\d{4})(?![\w-])")
 _NHI = re.compile(r"(?<![\w-])([A-HJ-NP-Z]{3}\d{4}|[A-HJ-NP-Z]{3}\d{2}[A-HJ-NP-Z]{2})(?![\w-])", re.I)
 _MEDICARE = re.compile(r"(?<![\w-])([2-6]\d{3})([ -]?)(\d{5})\2(\d)(?:(?:[ /-]|\2)(\d))?(?![\w-])")
+_ABN = re.compile(r"(?<![\w-])\d{2}[ ]?\d{3}[ ]?\d{3}[ ]?\d{3}(?![\w-])")
 _PHONE_BEFORE = re.compile(r"\b(?:ph|phone|tel|mob|mobile|cell|fax|pager|call)\b\W*$")
 
 
@@ -72,3 +74,18 @@ class MedicareDetector(RuleDetector):
             elif labelled:
                 out.append(self.span(m.start(), m.end(), Category.ID, "HEALTHPLAN", 0.7))
         return out
+
+
+@register("abn")
+class AbnDetector(RuleDetector):
+    """An ABN after its label ("ABN 41 623 887 519"), validated: the models read its digit
+    groups as a phone number. The label is required (eleven digits in these groups are
+    also phone and account numbers); the check digit is not, as practices' letterheads
+    and invoices are typed by hand."""
+
+    def detect(self, text: str) -> list[Span]:
+        return [
+            self.span(m.start(), m.end(), Category.ID, "OTHER", 0.95, validated=True)
+            for m in _ABN.finditer(text)
+            if _label_before(text, m.start(), "abn")
+        ]

@@ -25,7 +25,7 @@ _LABELS: list[tuple[str, str, float]] = [
      + r"|health\s*(?:plan|fund|insurance)" + _NO + r"|medicare" + _NO + r"|medicaid" + _NO
      + r"|subscriber\s*(?:id|no\b\.?|number)|group\s*(?:no\b\.?|number|#)|plan\s*(?:id|no\b\.?|number)"
      + r"|dva\s*(?:no\b\.?|number|file)|acc\s*claim" + _NO + r"|claim\s*(?:no\b\.?|number|#)"
-     + r"|pension(?:er)?\s*(?:no\b\.?|number|card)|concession\s*(?:card\s*)?(?:no\b\.?|number)|health\s*care\s*card"
+     + r"|pension(?:er)?\s*(?:no\b\.?|number|card|/\s*hcc)|hcc" + _NO + r"|concession\s*(?:card\s*)?(?:no\b\.?|number)|health\s*care\s*card"
      + r"|ndis" + _NO + r"|ihi" + _NO + r"|crn" + _NO + r"|mbi" + _NO + r"|hicn" + _NO + r")",
      "HEALTHPLAN", 0.9),
     (r"ID" + _NO + r"|(?i:ref(?:erence)?\.?" + _NO + r"|specimen" + _NO + r"|accession" + _NO

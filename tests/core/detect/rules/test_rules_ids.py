@@ -46,6 +46,7 @@ def test_never_issued_ssns_are_not_found(number):
         ("Medicare No. 2123 45670 1", ("2123 45670 1", "HEALTHPLAN")),
         ("NDIS No: 431 882 907", ("431 882 907", "HEALTHPLAN")),  # Australia's disability scheme
         ("CRN: 204 517 339K", ("204 517 339K", "HEALTHPLAN")),  # Centrelink's, its letter and all
+        ("IRN 1      Pension/HCC 412 887 301X", ("412 887 301X", "HEALTHPLAN")),  # a concession card
         ("inmate: DUMITRESCU, C   PNC 19/482937K   cell B2-17", ("19/482937K", "OTHER")),  # a police record
         ("IHI 8003 6012 3456 7890", ("8003 6012 3456 7890", "HEALTHPLAN")),
         ("Medicare MBI: 1EG4-TE5-MK73", ("1EG4-TE5-MK73", "HEALTHPLAN")),
@@ -134,3 +135,17 @@ def test_a_labelled_record_number_of_five_digits_or_more_is_validated():
     assert [(text[s.start : s.end], s.validated) for s in spans] == [("5402 118 336", True)]
     short = "Ref: 4471 on file"  # four digits: the vote decides
     assert [s.validated for s in run("record_number", short)] == [False]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Eyecare Plus Gunnadoo   ABN 41 623 887 519", ["41 623 887 519"]),
+        ("Ph (08) 9144 7730  |  ABN: 63114902557", ["63114902557"]),
+        ("Ph (08) 9144 7730  |  63 114 902 557", []),  # no label: as likely a phone or an account
+    ],
+)
+def test_an_australian_business_number_after_its_label_is_a_validated_identifier(text, expected):
+    spans = run("abn", text)
+    assert [text[s.start : s.end] for s in spans] == expected
+    assert all(s.validated and s.category.value == "ID" for s in spans)

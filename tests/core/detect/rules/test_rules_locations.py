@@ -287,6 +287,7 @@ def test_an_organisation_name_stops_at_a_column_gap():
     "text, expected, validated",
     [
         ("Address: Unit 4/19 Quandong Cl, Tahmoor NSW 2573", "Unit 4/19 Quandong Cl", True),  # a unit number
+        ("Lives 3/18 Wattlebird Close with her son", "3/18 Wattlebird Close", True),  # a unit before the "/"
         ("Address: 31 Wattlebird Crescent, Cranbourne West", "31 Wattlebird Crescent", True),  # after a label
         ("Parked at 12 Rosewood Avenue again.", "12 Rosewood Avenue", False),
     ],
