@@ -440,6 +440,20 @@ def _is_table_cell(text: str, span: Span) -> bool:
 
 
 _CLOCK_12H = re.compile(r"(?:[1-9]|1[0-2])(?:[:.][0-5]\d)?[ \t]?(?i:am|pm|a\.m\.?|p\.m\.?)")
+# The item codes of a US home-health assessment (OASIS: "M0066", "GG0130").
+_FORM_ITEM = re.compile(r"(?:M|GG)\d{4}[A-Z]?")
+_FIELD_START = re.compile(r"(?:^|\n|\t|[ ]{2})[ \t]*$")
+
+
+def _clock_time_after_a_verb(text: str, span: Span) -> bool:
+    """A 24-hour clock time after a verb or a preposition ("Ambulance called 0230"); a
+    postcode, which models also call a contact, follows a town or a state."""
+    if not _CLOCK_TIME.fullmatch(text[span.start : span.end]):
+        return False
+    lo = max(0, span.start - 24)
+    return bool(_LOWER_WORD_BEFORE.search(text, lo, span.start)) and not _CONTACT_LABEL.search(text, lo, span.start)
+
+
 _CLOCK_TIME = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 _LOWER_WORD_BEFORE = re.compile(r"(?<![\w-])[a-z]+[ \t]+$")
 
@@ -482,10 +496,12 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
             return True
         # a 24-hour clock time after a verb or a preposition ("Ambulance called 0230", "phoned
         # 0300 on 0418 ..."): a postcode, which models also call a contact, follows a town or a state
-        if _CLOCK_TIME.fullmatch(value) and _LOWER_WORD_BEFORE.search(text, max(0, span.start - 24), span.start) and not _CONTACT_LABEL.search(
-            text, max(0, span.start - 24), span.start
-        ):
+        if _clock_time_after_a_verb(text, span):
             return True
+    if span.category == Category.AGE and re.fullmatch(r"\d{3,5}", value) and int(value) > 125:
+        return True  # "Dr notified 2250": no one's age
+    if span.category == Category.ID and (_inside(_TIME_RANGE, text, span) or _FORM_ITEM.fullmatch(value) and _FIELD_START.search(text, max(0, span.start - 4), span.start)):
+        return True  # "Visit time 0930-1115"; an OASIS item's code opening its line ("M0066 DOB:")
     if span.category == Category.ID and _CELLS.fullmatch(value):
         return True
     return False
@@ -818,6 +834,16 @@ def _compile(terms: tuple[str, ...]) -> tuple[dict[str, re.Pattern[str]], frozen
     return phrases, frozenset(bare)
 
 
+# A state's letters with the ZIP or postcode after them ("New Braunfels, TX 78130"): an
+# address, however the letters read as a clinical abbreviation elsewhere ("Tx", "MS", "PA").
+_POSTCODE_AFTER = re.compile(r"\.?,?[ \t]+\d{4,5}(?:-\d{4})?(?![\w-])")
+
+
+def _state_before_postcode(text: str, span: Span) -> bool:
+    value = text[span.start : span.end]
+    return span.category == Category.LOCATION and 2 <= len(value) <= 3 and value.isupper() and _POSTCODE_AFTER.match(text, span.end) is not None
+
+
 # Routes and frequencies written after a drug's name.
 _DOSE_WORDS = frozenset("po iv im sc sl pr ng pv top inh neb bd bid tds tid qid qds od om on prn mane nocte stat".split())
 
@@ -885,5 +911,5 @@ class ClinicalTermGuard:
             and not _only_function_words(text, s)
             and not _possessive_tail(text, s)
             and not _bed_or_room(text, s)
-            and (s.category not in GUARDED_CATEGORIES or not self.covers(text, s.start, s.end))
+            and (s.category not in GUARDED_CATEGORIES or _state_before_postcode(text, s) or not self.covers(text, s.start, s.end))
         ]

@@ -525,6 +525,7 @@ def test_a_contact_that_took_in_markup_keeps_only_its_addresses():
         # a call's length after a phone number; an unclosed bracket after an identifier
         ("Spoke w/ him on 022 390 4417 25 min.", "022 390 4417 25", Category.CONTACT, ["022 390 4417"]),
         ("Medicare: 5774 12150 3 (4)", "5774 12150 3 (4", Category.ID, ["5774 12150 3"]),
+        ("ED TRIAGE\nPt DUBROVSKY, LEV A  58M", "Pt DUBROVSKY", Category.NAME, ["DUBROVSKY"]),  # the role before a name
         # a name that ends with an initial keeps its full stop
         ("Reported by: Gurpreet K., PCW", "Gurpreet K", Category.NAME, ["Gurpreet K."]),
         ("Seen by Gurpreet Kaur. Then home", "Gurpreet Kaur", Category.NAME, ["Gurpreet Kaur"]),

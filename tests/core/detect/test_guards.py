@@ -706,6 +706,11 @@ def test_the_clock_times_opening_a_logs_lines_are_no_phi():
         ("Section: 3 MHA 1983, renewed", "1983", Category.DATE),  # an act's year after its short form
         ("Insurance: Elmhurst Aviation   Member #: AVU585235312", "Member", Category.ORGANIZATION),  # a form's label
         ("Call me anytime, up till 11pm", "11pm", Category.DATE),  # a time of day is no date
+        ("Bed: R7   Dr Vanterpool notified 2250.", "2250", Category.AGE),  # no one is 2250
+        ("Clinician: O. Abara, RN   Visit time 0930-1115", "0930-1115", Category.ID),  # a visit's times
+        ("M0040 Patient: ESPINOZA, ROSALINDA    M0066 DOB: 07/02/1939", "M0066", Category.ID),  # an OASIS item
+        ("Oxford Hip Score 14/48.", "Oxford", Category.LOCATION),  # a score's name
+        ("Hana Te Awa-Bristow, NZRD, Registered Dietitian", "NZRD", Category.NAME),  # a credential
         ("Amoxicillin-clav PO if able to swallow", "Amoxicillin-clav PO", Category.NAME),  # a drug and its route
     ],
 )
@@ -722,6 +727,11 @@ def test_faiths_clock_times_table_cells_sections_and_labels_are_no_phi(guard, te
         ("Mental Health Act reviewed 1983", "1983", Category.DATE),
         ("UR: S136 on file", "S136", Category.ID),
         ("CK 2210 today", "2210", Category.CONTACT),  # no column on either side
+        ("Address: 9021 Pecan Hollow Dr, New Braunfels, TX 78130", "TX", Category.LOCATION),  # "Tx" is treatment elsewhere
+        ("Seen in Mountain Home, AR 72653", "AR", Category.LOCATION),
+        ("Pt aged 104 seen", "104", Category.AGE),
+        ("Invoice M0066 from supplier", "M0066", Category.ID),  # not where a form's field begins
+        ("412 Waiterimu Road, RD 1, Te Kauwhata", "RD 1", Category.LOCATION),  # a rural delivery, not a dietitian
     ],
 )
 def test_the_same_words_where_they_may_be_phi_stay(guard, text, value, category):

@@ -126,6 +126,11 @@ def test_a_year_after_a_plain_time_word_is_still_only_a_vote():
     assert texts("date", "Retired 2000 mg dose.") == []
 
 
+def test_a_day_and_month_after_an_appointment_is_a_date():
+    text = "Next appt 12/5 3pm. Coordinate with PCP."
+    assert [text[s.start : s.end] for s in run("date", text)] == ["12/5"]
+
+
 def test_a_day_and_month_after_a_word_of_time_is_a_validated_date():
     # "ED on 2/10": the rules alone found it, and both models out-voted them
     text = "Was seen at Campbelltown Hospital ED on 2/10. Works part time."

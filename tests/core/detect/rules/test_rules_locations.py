@@ -129,6 +129,7 @@ def test_organisations(text, expected):
         ("cell B2-17, HMP Altcourse, arrived Tuesday", "HMP Altcourse"),  # a prison by its prefix
         ("Bloods drawn at Quest Diagnostics on Elm.", "Quest Diagnostics"),  # a pathology network
         ("Hospital bed delivered by Lincare -- done 11/4.", "Lincare"),  # a home-equipment supplier
+        ("conflict with supervisor Brent at Fred Meyer in Gresham", "Fred Meyer"),  # an employer
     ],
 )
 def test_known_insurers_and_pharmacy_chains_are_validated_organisations(text, value):
