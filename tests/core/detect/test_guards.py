@@ -711,6 +711,9 @@ def test_the_clock_times_opening_a_logs_lines_are_no_phi():
         ("M0040 Patient: ESPINOZA, ROSALINDA    M0066 DOB: 07/02/1939", "M0066", Category.ID),  # an OASIS item
         ("Oxford Hip Score 14/48.", "Oxford", Category.LOCATION),  # a score's name
         ("Hana Te Awa-Bristow, NZRD, Registered Dietitian", "NZRD", Category.NAME),  # a credential
+        ("Keysafe code held on SystmOne.", "SystmOne", Category.NAME),  # a record system
+        ("Refer to TVN for review.", "TVN", Category.NAME),  # the tissue viability nurse
+        ("Physio ref to Bayfair Physio.", "Physio", Category.NAME),
         ("Amoxicillin-clav PO if able to swallow", "Amoxicillin-clav PO", Category.NAME),  # a drug and its route
     ],
 )

@@ -267,6 +267,14 @@ _LETTER_REF = re.compile(
     r"(?<![\w.])(?i:(?:our|your|my)[ \t]+)?(?i:ref|reference)\b\.?[ \t]*(?i:no\.?)?[ \t]*:[ \t]*"
     r"(?P<a>[A-Z]{2,4})[ \t]*/[ \t]*(?P<b>[A-Za-z]{2,4})(?![\w/])"
 )
+# Initials after a technician's or a scribe's label ("Tech: RBK", "Sonographer: JWP"), and
+# initials before a role in brackets ("- SB (RN).", "JO (HCA)"): a member of staff signing.
+_ROLE_LABEL_INITIALS = re.compile(
+    r"\b(?i:tech|technologist|technician|sonographer|radiographer|scribe|typist|transcriptionist)\b[ \t]*:[ \t]*(?P<n>[A-Z]{2,4})(?![\w])"
+)
+_INITIALS_BEFORE_ROLE = re.compile(
+    r"(?<![\w/])(?P<n>[A-Z]{2,3})[ \t]*\((?:RN|EN|RM|HCA|HCSW|SN|NA|CNA|LPN|LVN|CNS|NP|PCW|AIN|SW|OT|PT|DN)\)"
+)
 _INITIALS_BEFORE_NUMBER = re.compile(r"(?<![\w/])(?P<n>[A-Z]{2,3})[ \t]*(?:/[ \t]*)?(?=(?:bleep|ext|extn|pager)\b\.?[ \t]*:?[ \t]*\d)", re.I)
 # A message or phone log: lines stamped with a date (and a time). Staff sign each entry with
 # their initials, as a speaker tag after the stamp ("12/02/25 1040  TP: LM on home #") or at
@@ -336,6 +344,13 @@ class SignatureNameDetector(_NameRule):
         for m in _INITIALS_BEFORE_NUMBER.finditer(text):
             if m["n"].isupper() and plain(m["n"]):
                 yield self.span(m.start("n"), m.end("n"), Category.NAME, "DOCTOR", 0.8, validated=True)
+        for m in _ROLE_LABEL_INITIALS.finditer(text):
+            if plain(m["n"]):
+                yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
+        for m in _INITIALS_BEFORE_ROLE.finditer(text):
+            # the role in brackets says a person signed, even where the letters spell an
+            # abbreviation ("SB (RN)")
+            yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
         for m in _TYPED_INITIALS.finditer(text):
             if plain(m["n"].upper()) and plain(m["n"]):
                 yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)

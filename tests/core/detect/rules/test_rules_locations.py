@@ -130,6 +130,7 @@ def test_organisations(text, expected):
         ("Bloods drawn at Quest Diagnostics on Elm.", "Quest Diagnostics"),  # a pathology network
         ("Hospital bed delivered by Lincare -- done 11/4.", "Lincare"),  # a home-equipment supplier
         ("conflict with supervisor Brent at Fred Meyer in Gresham", "Fred Meyer"),  # an employer
+        ("He works as a bike courier for Deliveroo in Footscray.", "Deliveroo"),
     ],
 )
 def test_known_insurers_and_pharmacy_chains_are_validated_organisations(text, value):
