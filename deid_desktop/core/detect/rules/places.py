@@ -28,11 +28,13 @@ _LABEL = re.compile(
     r"\b(?:city|town|suburb|state|region|province|county|country|place of birth|birthplace|country of birth"
     r"|location|residence|address|nationality)[ \t]*[:\-][ \t]*$"
 )
-# Words that say where a person lives or comes from; what follows is a place. Not "lives at":
+# Words that say where a person lives or comes from ("staying in papatoetoe", "a flat in
+# Felling"); what follows is a place. Not "lives at":
 # what follows that is as often a rest home or a farm as a town.
 _RESIDENCE_WORDS = (
     r"\b(?:lives|living|live|resides|residing|reside|born|grew[ \t]+up|raised|brought[ \t]+up|originally"
-    r"|emigrated|immigrated|relocated|moved(?:[ \t]+(?:back|here|over|up|down|out))?)"
+    r"|emigrated|immigrated|relocated|moved(?:[ \t]+(?:back|here|over|up|down|out))?"
+    r"|staying|stays|flat|house|apartment)"
     r"(?:[ \t]+(?:in|to|from|near))?[ \t]+(?:in|to|from|near)[ \t\n]+"
 )
 _RESIDENCE = re.compile(_RESIDENCE_WORDS + "$", re.I)

@@ -169,6 +169,10 @@ def test_letterheads_in_capitals_and_businesses():
     ]
     assert labelled("organisation", "Supervisor at Kirkstall Logistics since 2019.") == [("Kirkstall Logistics", "COMPANY")]
     assert texts("organisation", "Usual pharmacy: the one in town. MENTAL HEALTH SERVICES. City Council.") == []
+    # a support provider or a practice's partnership by its last word
+    assert labelled("organisation", "Also linked with Access Community Services.") == [("Access Community Services", "COMPANY")]
+    assert labelled("organisation", "Referred to Tamar Cardiology Partners.") == [("Tamar Cardiology Partners", "COMPANY")]
+    assert texts("organisation", "Refer to Social Services. Children's Services aware.") == []
 
 
 def test_a_postcode_after_a_town_in_an_address_line_may_be_followed_by_more_text():
@@ -188,6 +192,8 @@ def test_a_postcode_after_a_town_in_an_address_line_may_be_followed_by_more_text
         ("pt seen with aunty. lives in otara with aunty and uncle", ["otara"]),
         ("moved to papatoetoe last year", ["papatoetoe"]),
         ("born in lagos, came here at 9", ["lagos"]),
+        ("Has a flat in Felling now, near the metro.", ["Felling"]),  # where a home is
+        ("staying in papatoetoe over summer", ["papatoetoe"]),
     ],
 )
 def test_unlisted_towns_after_residence_words_are_validated_places(text, expected):
@@ -212,6 +218,8 @@ def test_unlisted_towns_after_residence_words_are_validated_places(text, expecte
         "lives in her car since march",
         "moved to rehab on day 5",
         "lives in temporary accom",
+        "Staying in Hospital for a week.",
+        "house in the country",
     ],
 )
 def test_wards_months_people_and_homes_after_residence_words_are_no_place(text):
