@@ -20,6 +20,7 @@ a surrogate would replace those too, and the reviewer would see the sentence los
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Iterable
 
 from ..categories import Category
@@ -301,6 +302,38 @@ _OPEN_BRACKET_END = re.compile(r"[ \t]*\([^)]*$")
 _INITIAL_END = re.compile(r"(?:^|[ \t])[A-Z]$")
 
 
+# A department or a ward written beside an organisation's name after a dash or a gap ("NHS
+# Highland - Diabetes", "Greenwood Nursing Home - Hospital Wing", "St Catherine's Clinic  Blood
+# Sciences", "GP - Noble Memorial Health"): annotation leaves it out, as it names no one's.
+_BESIDE = re.compile(r"[ \t]+[-–—]{1,2}[ \t]+|[ \t]{2,}")
+
+
+def _generic_words(part: str) -> bool:
+    words = [w.casefold() for w in re.findall(r"[^\W\d_][\w'’&-]*", part)]
+    return bool(words) and all(w in _department_words() or w in ("&", "and", "of") for w in words)
+
+
+@lru_cache(maxsize=1)
+def _department_words() -> frozenset[str]:
+    from .guards import _kind_words
+    from .rules.organisations import GENERIC_WORDS
+
+    extra = "wing sciences science cellular infection lab labs gp doctor doctors nursing district ward team clinic clinics"
+    return frozenset(GENERIC_WORDS) | _kind_words() | frozenset(extra.split())
+
+
+def _without_department_beside(text: str, s: Span) -> Span:
+    seps = list(_BESIDE.finditer(text, s.start, s.end))
+    if not seps:
+        return s
+    last, first = seps[-1], seps[0]
+    if _generic_words(text[last.end() : s.end]) and not _generic_words(text[s.start : last.start()]):
+        s = s.with_(end=last.start())
+    elif _generic_words(text[s.start : first.start()]) and not _generic_words(text[first.end() : s.end]):
+        s = s.with_(start=first.end())
+    return s
+
+
 # A "date" with a run of five digits or more that is no compact date: an identifier's token
 # the models read as a date ("PNC 19/482937K").
 _NOT_A_DATE = re.compile(r"(?=[\w/-]*\d{5})(?!\d{8}$)[\w/-]+")
@@ -338,6 +371,8 @@ def _without_annotation_extras(text: str, s: Span) -> Span:
         m = _PLACE_TIME_END.search(text, s.start, s.end)
         if m is not None and m.start() > s.start:
             return s.with_(end=m.start())
+    if s.category is Category.ORGANIZATION:
+        s = _without_department_beside(text, s)
     if s.category in (Category.LOCATION, Category.ORGANIZATION):
         m = _LOWER_AFTER_HEAD.search(text, s.start, s.end) or _LOWER_TAIL.search(text, s.start, s.end)
         return s.with_(end=m.start("tail")) if m is not None else s
@@ -504,10 +539,17 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
     person's possessive, a log line's clock time, a piece of a clock time beside a date, and
     the words annotation leaves out of a value: an age's sex, a name's kinship word, role or
     credential, a day after a place, a label before an identifier, an age's "yo", a word
-    after a date); a pair of dates or phone numbers read as one split in two, and so a town
-    and its state ("Goolwa SA"); the state after a town and its comma that no member marked."""
+    after a date, a department beside an organisation); a pair of dates or phone numbers read
+    as one split in two, and so a town and its state ("Goolwa SA") and the pieces of a pasted
+    HL7 message; the state after a town and its comma that no member marked."""
     ordered = _without_log_times(text, sort_spans(spans))
-    ordered = sort_spans(p for s in ordered for q in _town_and_state(text, s) for p in _pair_parts(text, _without_annotation_extras(text, q)))
+    ordered = sort_spans(
+        p
+        for s in ordered
+        for f in _field_parts(text, s)
+        for q in _town_and_state(text, f)
+        for p in _pair_parts(text, _without_annotation_extras(text, q))
+    )
     ordered = _whole_identifier_tokens(text, ordered)
     # an identifier joined from pieces may now begin with its label ("lic" + "P" + "884102")
     ordered = [_without_annotation_extras(text, s) if s.category is Category.ID else s for s in ordered]
@@ -548,6 +590,28 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
             start -= 1
         out.append(_widened(s, start, end, ordered, i))
     return _merge_same(_with_state_after(text, _join_nicknames(text, _widen_organisations(text, sort_spans(out)))))
+
+
+# The field and component separators of a pasted HL7 message ("PID|1||...||TAUMALOLO^SIONE^
+# LATU||"): no value holds one, and each piece between them is a value of its own. A bar
+# with spaces round it is a table's column ("14 | Date March 21st"), left to the other steps.
+_FIELD_SEPARATORS = re.compile(r"(?:\^|(?<! )\|(?! )|~)+")
+
+
+def _field_parts(text: str, s: Span) -> list[Span]:
+    value = text[s.start : s.end]
+    if "|" not in value and "^" not in value:
+        return [s]
+    out, pos = [], s.start
+    for m in [*_FIELD_SEPARATORS.finditer(text, s.start, s.end), None]:
+        end = s.end if m is None else m.start()
+        piece = text[pos:end]
+        if piece.strip():
+            lead = len(piece) - len(piece.lstrip())
+            out.append(s.with_(start=pos + lead, end=pos + len(piece.rstrip())))
+        if m is not None:
+            pos = m.end()
+    return out or [s]
 
 
 # A town and its state read as one place or as an organisation ("Goolwa SA" after a care

@@ -34,7 +34,8 @@ from .lexicons import clinical_acronyms, encoder_words, guard_terms, professions
 GUARDED_CATEGORIES = frozenset({Category.NAME, Category.LOCATION, Category.ORGANIZATION})
 
 # A lone eponym ("Foley", "Whipple") stays a name when a title stands before it: Dr Foley.
-_TITLE_BEFORE = re.compile(r"\b(?:Dr|Doctor|Mr|Mrs|Ms|Miss|Mx|Prof|Professor|Nurse|Sister)\.?\s+$", re.I)
+# (on the same line: a title ending one line names no one on the next, "...^ARJUN^^^DR" / "OBR|1")
+_TITLE_BEFORE = re.compile(r"\b(?:Dr|Doctor|Mr|Mrs|Ms|Miss|Mx|Prof|Professor|Nurse|Sister)\.?[ \t]+$", re.I)
 # So does an everyday word of the guard's after a word for a relative: "half-brother Kai (7)",
 # "daughter Aroha" (te reo Māori "food", "love", and names).
 _RELATIVE_BEFORE = re.compile(

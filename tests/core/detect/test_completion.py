@@ -574,3 +574,26 @@ def test_an_identifier_joined_from_pieces_loses_its_label_too():
     text = "Crew: T. Yazzie NRP (lic P-884102) / B. Wyszogrodzki EMT-B"
     out = complete(text, [span(text, "lic P", Category.ID), span(text, "884102", Category.ID)])
     assert [text[s.start : s.end] for s in out] == ["P-884102"]
+
+
+@pytest.mark.parametrize(
+    "text, value, expected",
+    [
+        ("NHS Highland - Diabetes Annual Review", "NHS Highland - Diabetes", "NHS Highland"),
+        ("Greenwood Nursing Home - Hospital Wing, room 4", "Greenwood Nursing Home - Hospital Wing", "Greenwood Nursing Home"),
+        ("St Catherine's Clinic  Blood Sciences\n", "St Catherine's Clinic  Blood Sciences", "St Catherine's Clinic"),
+        ("GP - Noble Memorial Health, Ph 555", "GP - Noble Memorial Health", "Noble Memorial Health"),
+        # a region after the dash is part of the name
+        ("Wairarapa Community Nursing -- South team", "Wairarapa Community Nursing -- South", "Wairarapa Community Nursing -- South"),
+    ],
+)
+def test_a_department_beside_an_organisation_after_a_dash_or_a_gap_is_left_out(text, value, expected):
+    assert found(text, [span(text, value, Category.ORGANIZATION)]) == [expected]
+
+
+def test_the_pieces_of_a_pasted_hl7_message_are_values_of_their_own():
+    text = "PID|1||KGH7730214^^^KGH^MR||TAUMALOLO^SIONE^LATU||19780614|M\n"
+    out = complete(text, [span(text, "TAUMALOLO^SIONE^LATU", Category.NAME)])
+    assert [text[s.start : s.end] for s in out] == ["TAUMALOLO", "SIONE", "LATU"]
+    table = "Visit 14 | Date March 21st"  # a table's bar with spaces round it is left alone here
+    assert found(table, [span(table, "14 | Date March 21st", Category.DATE)]) == ["14 | Date March 21st"]

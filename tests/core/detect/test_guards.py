@@ -714,6 +714,8 @@ def test_the_clock_times_opening_a_logs_lines_are_no_phi():
         ("Keysafe code held on SystmOne.", "SystmOne", Category.NAME),  # a record system
         ("Refer to TVN for review.", "TVN", Category.NAME),  # the tissue viability nurse
         ("Physio ref to Bayfair Physio.", "Physio", Category.NAME),
+        ("PV1|1|O|||||88231^PATEL^ARJUN^^^DR\nOBR|1||24K118273|FBC", "OBR", Category.NAME),  # a title ends the line before
+        ("OBX|1|NM|HB^Haemoglobin||131|g/L", "Haemoglobin", Category.NAME),  # a result's analyte
         ("Amoxicillin-clav PO if able to swallow", "Amoxicillin-clav PO", Category.NAME),  # a drug and its route
     ],
 )

@@ -53,7 +53,7 @@ _EMPLOYER = re.compile(
     rf"(?P<n>[{UP}][\w'’&-]*(?:[ \t]+[{UP}][\w'’&-]*){{0,3}})"
 )
 # Words that make "X Clinic" a department or a kind of service, not a named organisation.
-_GENERIC = frozenset(
+GENERIC_WORDS = _GENERIC = frozenset(
     """
     mental public community primary secondary occupational sexual women's womens men's child children's youth
     family general day outpatient outpatients inpatient emergency cardiology cardiac diabetes diabetic fracture

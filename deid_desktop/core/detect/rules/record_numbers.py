@@ -26,7 +26,7 @@ _LABELS: list[tuple[str, str, float]] = [
      + r"|subscriber\s*(?:id|no\b\.?|number)|group\s*(?:no\b\.?|number|#)|plan\s*(?:id|no\b\.?|number)"
      + r"|dva\s*(?:no\b\.?|number|file)|acc\s*claim" + _NO + r"|claim\s*(?:no\b\.?|number|#)"
      + r"|pension(?:er)?\s*(?:no\b\.?|number|card|/\s*hcc)|hcc" + _NO + r"|concession\s*(?:card\s*)?(?:no\b\.?|number)|health\s*care\s*card"
-     + r"|ndis" + _NO + r"|ihi" + _NO + r"|crn" + _NO + r"|mbi" + _NO + r"|hicn" + _NO + r")",
+     + r"|ndis" + _NO + r"|ihi" + _NO + r"|hpi-?[io]" + _NO + r"|crn" + _NO + r"|mbi" + _NO + r"|hicn" + _NO + r")",
      "HEALTHPLAN", 0.9),
     (r"ID" + _NO + r"|(?i:ref(?:erence)?\.?" + _NO + r"|specimen" + _NO + r"|accession" + _NO
      + r"|lab\s*(?:no\b\.?|number|id)|sample\s*(?:id|no\b\.?)|study\s*(?:id|no\b\.?)|episode\s*(?:id|no\b\.?|number)"

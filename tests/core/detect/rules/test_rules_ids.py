@@ -49,6 +49,7 @@ def test_never_issued_ssns_are_not_found(number):
         ("IRN 1      Pension/HCC 412 887 301X", ("412 887 301X", "HEALTHPLAN")),  # a concession card
         ("inmate: DUMITRESCU, C   PNC 19/482937K   cell B2-17", ("19/482937K", "OTHER")),  # a police record
         ("IHI 8003 6012 3456 7890", ("8003 6012 3456 7890", "HEALTHPLAN")),
+        ("Author: Dr N Sato, HPI-I 8003 6100 1234 5678", ("8003 6100 1234 5678", "HEALTHPLAN")),  # a provider's identifier
         ("Medicare MBI: 1EG4-TE5-MK73", ("1EG4-TE5-MK73", "HEALTHPLAN")),
         ("NHS number 943 476 5919", ("943 476 5919", "MRN")),
         ("Specimen 21-0456789", ("21-0456789", "OTHER")),
