@@ -25,7 +25,7 @@ from typing import Iterable
 
 from ..categories import Category
 from ..spans import Span, sort_spans
-from .guards import CREDENTIALS, DATE_THEN_TIME, DEPARTMENT, job_end, log_times
+from .guards import CREDENTIALS, DATE_THEN_TIME, DEPARTMENT, ID_LABELS, job_end, log_times
 from .rules.common import unit_follows
 from .rules.postcodes import STATE_ABBR
 from .rules.web import EMAIL
@@ -267,9 +267,7 @@ _PLACE_TIME_END = re.compile(
 )
 # A registration body's or a record's label in capitals, or a short label in lower case
 # ("lic", "reg"). Not any capitals: "LGC 4401-0072" is written so, the letters and all.
-_ID_LABELS = (
-    "NCNZ SWRB GDC GMC NMC HCPC MCNZ AHPRA NPI DEA MRN NHI NHS UR URN CHI EMPI DVA IRD SSN TFN CRN NDIS IHI REG LIC"
-).split()
+_ID_LABELS = sorted(ID_LABELS)
 # A label before an address or a number: "E reception@...", "T 07 306", "email marta.wt@...".
 _CONTACT_LABEL_LEAD = re.compile(r"(?:[ETMFPW]|(?i:e-?mail|ph|phone|tel|mob|mobile|cell|fax))[:.]?[ \t]+(?=[\w(+])")
 # Lower-case words after the word that ends an organisation's name: "... Medical Center

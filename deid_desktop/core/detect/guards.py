@@ -440,6 +440,12 @@ def _is_table_cell(text: str, span: Span) -> bool:
     return bool(_CELL_BEFORE.search(text, max(0, span.start - 12), span.start) or _CELL_AFTER.match(text, span.end))
 
 
+# Registration bodies' and records' labels, which a model sometimes marks alone as the
+# identifier ("NCPDP 0533871"); completion also cuts them off the front of an identifier.
+ID_LABELS = frozenset(
+    "NCNZ SWRB GDC GMC NMC HCPC MCNZ AHPRA NPI DEA NCPDP MRN NHI NHS UR URN CHI EMPI DVA IRD SSN TFN CRN NDIS IHI REG LIC".split()
+)
+_AMOUNT_WITH_UNIT = re.compile(r"\d+(?:\.\d+)?(?:g|kg|mg|mcg|ug|ml|mL|L|cm|mm|mmHg|mmol|bpm|kcal)")
 _CLOCK_12H = re.compile(r"(?:[1-9]|1[0-2])(?:[:.][0-5]\d)?[ \t]?(?i:am|pm|a\.m\.?|p\.m\.?)")
 # The item codes of a US home-health assessment (OASIS: "M0066", "GG0130").
 _FORM_ITEM = re.compile(r"(?:M|GG)\d{4}[A-Z]?")
@@ -503,6 +509,10 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
         return True  # "Dr notified 2250": no one's age
     if span.category == Category.ID and (_inside(_TIME_RANGE, text, span) or _FORM_ITEM.fullmatch(value) and _FIELD_START.search(text, max(0, span.start - 4), span.start)):
         return True  # "Visit time 0930-1115"; an OASIS item's code opening its line ("M0066 DOB:")
+    if span.category == Category.ID and value.upper() in ID_LABELS:
+        return True  # the label alone
+    if span.category in (Category.ID, Category.CONTACT) and _AMOUNT_WITH_UNIT.fullmatch(value):
+        return True  # "Wt 3640g": a measure, its unit written on
     if span.category == Category.ID and _CELLS.fullmatch(value):
         return True
     return False

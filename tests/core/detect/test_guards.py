@@ -716,6 +716,9 @@ def test_the_clock_times_opening_a_logs_lines_are_no_phi():
         ("Physio ref to Bayfair Physio.", "Physio", Category.NAME),
         ("PV1|1|O|||||88231^PATEL^ARJUN^^^DR\nOBR|1||24K118273|FBC", "OBR", Category.NAME),  # a title ends the line before
         ("OBX|1|NM|HB^Haemoglobin||131|g/L", "Haemoglobin", Category.NAME),  # a result's analyte
+        ("Born 0412   Wt 3640g   Apgars 8/9", "3640g", Category.ID),  # a weight, its unit written on
+        ("Pharmacy: Rite Aid, NCPDP 0533871", "NCPDP", Category.ID),  # a label alone
+        ("Works FIFO (2 wks on/1 off) at the mine", "FIFO", Category.NAME),  # fly-in fly-out
         ("Amoxicillin-clav PO if able to swallow", "Amoxicillin-clav PO", Category.NAME),  # a drug and its route
     ],
 )

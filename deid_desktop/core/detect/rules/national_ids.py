@@ -20,6 +20,10 @@ from .common import NANP_DASHED, RuleDetector, before
 _NHS = re.compile(r"(?<![\w-])(\d{3})([ -]?)(\d{3})\2(\d{4})(?![\w-])")
 _NHI = re.compile(r"(?<![\w-])([A-HJ-NP-Z]{3}\d{4}|[A-HJ-NP-Z]{3}\d{2}[A-HJ-NP-Z]{2})(?![\w-])", re.I)
 _MEDICARE = re.compile(r"(?<![\w-])([2-6]\d{3})([ -]?)(\d{5})\2(\d)(?:(?:[ /-]|\2)(\d))?(?![\w-])")
+# A UK National Insurance number: two letters, six digits (often in pairs), a letter A-D. HMRC
+# never issues D, F, I, Q, U or V in either letter, O second, nor the prefixes below.
+_NINO = re.compile(r"(?<![\w-])([A-Z]{2})[ ]?(\d{2})[ ]?(\d{2})[ ]?(\d{2})[ ]?([A-D])(?![\w-])")
+_NINO_NEVER = frozenset("BG GB NK KN TN NT ZZ".split())
 _ABN = re.compile(r"(?<![\w-])\d{2}[ ]?\d{3}[ ]?\d{3}[ ]?\d{3}(?![\w-])")
 _PHONE_BEFORE = re.compile(r"\b(?:ph|phone|tel|mob|mobile|cell|fax|pager|call)\b\W*$")
 
@@ -89,3 +93,22 @@ class AbnDetector(RuleDetector):
             for m in _ABN.finditer(text)
             if _label_before(text, m.start(), "abn")
         ]
+
+
+def _nino_issued(prefix: str) -> bool:
+    first, second = prefix
+    return first not in "DFIQUV" and second not in "DFIQUVO" and prefix not in _NINO_NEVER
+
+
+@register("ni_number")
+class NiNumberDetector(RuleDetector):
+    """A UK National Insurance number: validated where its prefix is one HMRC issues or its
+    label stands before it ("NI number QQ 12 34 56 C", the format's published example)."""
+
+    def detect(self, text: str) -> list[Span]:
+        out = []
+        for m in _NINO.finditer(text):
+            labelled = re.search(r"\b(?:NI|NINO|national[ \t]+insurance)\b[^\n]{0,20}$", before(text, m.start(), 40), re.I) is not None
+            if labelled or _nino_issued(m[1]):
+                out.append(self.span(m.start(), m.end(), Category.ID, "OTHER", 0.95 if labelled else 0.85, validated=True))
+        return out

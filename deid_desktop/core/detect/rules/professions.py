@@ -66,6 +66,7 @@ _MODIFIER = (
 # Contexts after which the next phrase is a job even when no list has it.
 _OPEN_CONTEXT = (
     r"(?:\b(?:occupation|occ\.?|profession|job title|job|employment|trade|role)[ \t]*[:\-][ \t]*"
+    r"|\bPost[ \t]*:[ \t]*"  # a form's "Post: Band 5 staff nurse" (not "post-op", nor "Position: supine")
     r"|\b(?:works?|worked|working|employed)(?:[ \t]+(?:[a-z]+ly|part[- ]time|full[- ]time|seasonally))?"
     r"[ \t]+as[ \t]+(?:an?(?:[ \t]+|(?=\n)))?(?:\n[ \t]*)?)"
 )

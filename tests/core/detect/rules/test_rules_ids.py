@@ -150,3 +150,19 @@ def test_an_australian_business_number_after_its_label_is_a_validated_identifier
     spans = run("abn", text)
     assert [text[s.start : s.end] for s in spans] == expected
     assert all(s.validated and s.category.value == "ID" for s in spans)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Candidate: O. Fairbanks   NI number QQ 12 34 56 C", ["QQ 12 34 56 C"]),  # the published example, labelled
+        ("NINO: AB123456C on the payslip", ["AB123456C"]),
+        ("Payroll record JT 44 91 20 A attached", ["JT 44 91 20 A"]),  # an issued prefix needs no label
+        ("Batch QQ 12 34 56 C on the box", []),  # never issued and not labelled
+        ("Lot DF 11 22 33 B", []),
+    ],
+)
+def test_a_national_insurance_number_is_a_validated_identifier(text, expected):
+    spans = run("ni_number", text)
+    assert [text[s.start : s.end] for s in spans] == expected
+    assert all(s.validated for s in spans)

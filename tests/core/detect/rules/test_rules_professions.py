@@ -124,3 +124,9 @@ def test_jobs_after_am_shes_a_role_and_a_line_break(text, expected):
 @pytest.mark.parametrize("text", ["Spoke to Dr Roe's nurse about the dressing", "Position: supine, arms by side"])
 def test_a_possessive_or_a_position_is_no_job_context(text):
     assert texts("profession", text) == []
+
+
+def test_a_forms_post_label_names_the_job_and_post_op_does_not():
+    text = "Post: Band 5 staff nurse, Leighton Hospital"
+    assert [text[s.start : s.end] for s in run("profession", text)] == ["Band 5 staff nurse"]
+    assert run("profession", "Post-op day 2: mobilising with physio") == []
