@@ -250,7 +250,7 @@ _AGE_SEX = re.compile(r"(\d{1,3})(?:[MFmf]|yo|y/o|yrs?|y)")  # "68M", "91yo"
 _KIN_TITLES = r"uncle|auntie|aunty|aunt|t[ií]o|t[ií]a|nana|koro|kuia|whaea|matua|mokopuna|moko|grandma|grandpa|granny|cousin|cuz"
 _NAME_LEAD = re.compile(
     rf"(?i:{_KIN_TITLES})[ \t]+(?=[A-Z])"
-    r"|(?:CN|RN|EN|SN|HCA|NP|RM|CNM|CNS|CNC|NUM|ANUM|NIC|NRP|EMT|OT|SW|PT|MO|HO|PCP|GP)[ \t]+(?=[A-Z][a-z])"
+    r"|(?:CN|RN|EN|SN|HCA|NP|RM|MW|CNM|CNS|CNC|NUM|ANUM|NIC|NRP|EMT|OT|SW|PT|MO|HO|PCP|GP)[ \t]+(?=[A-Z][a-z])"
     r"|(?:Phoned|Called|Rang|Emailed|Texted|Paged|Messaged|Visited|Asked|Informed|Advised)[ \t]+(?=[A-Z][a-z])"
     r"|(?:Pt|Pts|Patient|Client|Resident)\.?:?[ \t]+(?=[A-Z])"  # "Pt DUBROVSKY, LEV A": the role, in any case after it
     r"|(?:nbsp|amp|quot|lt|gt|#\d{2,4});(?=\w)"  # an HTML entity left in a pasted note: "Dr&nbsp;Olamide"
@@ -294,6 +294,8 @@ _DATE_TAIL_WORDS = frozenset(
 )
 # A word of the sentence before a date: "in 2021", "since 3/4" (annotated "2021", "3/4").
 _DATE_LEAD = re.compile(r"(?i:in|on|at|since|from|by|until|till)[ \t]+")
+# The first half of a hyphenated word a job's span starts inside ("long-" + "haul trucker").
+_HYPHENED_BEFORE = re.compile(r"(?<![\w-])(?!(?i:ex|non|semi|part|full|self|pre|post|co)-)[A-Za-z]+-$")
 # An unclosed bracket and what follows it at an identifier's end.
 _OPEN_BRACKET_END = re.compile(r"[ \t]*\([^)]*$")
 # A name that ends with an initial keeps the initial's full stop, as annotated ("Siphokazi M.").
@@ -304,6 +306,16 @@ _INITIAL_END = re.compile(r"(?:^|[ \t])[A-Z]$")
 # Highland - Diabetes", "Greenwood Nursing Home - Hospital Wing", "St Catherine's Clinic  Blood
 # Sciences", "GP - Noble Memorial Health"): annotation leaves it out, as it names no one's.
 _BESIDE = re.compile(r"[ \t]+[-–—]{1,2}[ \t]+|[ \t]{2,}")
+
+
+@lru_cache(maxsize=1)
+def _service_words() -> frozenset[str]:
+    from .rules.organisations import GENERIC_WORDS
+
+    return frozenset(GENERIC_WORDS | {"department", "dept", "unit", "ward", "clinic", "clinics", "service", "services", "outpatients"})
+
+
+_DEPARTMENT_AFTER_HEAD = re.compile(r"\b(?i:Hospital|Hospitals|Infirmary|Healthcare|Trust)(?P<tail>(?:[ \t]+[A-Z][A-Za-z&-]*){1,3})$")
 
 
 def _generic_words(part: str) -> bool:
@@ -323,6 +335,9 @@ def _department_words() -> frozenset[str]:
 def _without_department_beside(text: str, s: Span) -> Span:
     seps = list(_BESIDE.finditer(text, s.start, s.end))
     if not seps:
+        m = _DEPARTMENT_AFTER_HEAD.search(text, s.start, s.end)
+        if m is not None and all(w.casefold() in _service_words() for w in m["tail"].split()):
+            return s.with_(end=m.start("tail"))  # "Redcliffe Hospital Renal": the ward's service
         return s
     last, first = seps[-1], seps[0]
     if _generic_words(text[last.end() : s.end]) and not _generic_words(text[s.start : last.start()]):
@@ -555,6 +570,9 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
     for i, s in enumerate(ordered):
         if s.category is Category.PROFESSION:
             s = _without_trailing_words(text, s)  # "boats for" of "oyster boats for 40 years"
+            m = _HYPHENED_BEFORE.search(text, max(0, s.start - 24), s.start)
+            if m is not None and (i == 0 or ordered[i - 1].end <= m.start()):
+                s = s.with_(start=m.start())  # "long-" of "long-haul trucker"
             end = job_end(text, s)
             nxt = ordered[i + 1] if i + 1 < len(ordered) else None
             if end is not None and end > s.end and (nxt is None or end <= nxt.start or nxt.category is s.category):

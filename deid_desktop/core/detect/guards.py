@@ -445,6 +445,8 @@ def _is_table_cell(text: str, span: Span) -> bool:
 ID_LABELS = frozenset(
     "NCNZ SWRB GDC GMC NMC HCPC MCNZ AHPRA NPI DEA NCPDP MRN NHI NHS UR URN CHI EMPI DVA IRD SSN TFN CRN NDIS IHI REG LIC".split()
 )
+_AGE_BEFORE_SEX = re.compile(r"\d{1,3}[ \t]*(?:y\.?o\.?|y/o|yrs?|years?(?:[ \t]+old)?)?[ \t]*$")
+_JOINED_AFTER = re.compile(r"[-/\w]")
 _AMOUNT_WITH_UNIT = re.compile(r"\d+(?:\.\d+)?(?:g|kg|mg|mcg|ug|ml|mL|L|cm|mm|mmHg|mmol|bpm|kcal)")
 _CLOCK_12H = re.compile(r"(?:[1-9]|1[0-2])(?:[:.][0-5]\d)?[ \t]?(?i:am|pm|a\.m\.?|p\.m\.?)")
 # The item codes of a US home-health assessment (OASIS: "M0066", "GG0130").
@@ -511,6 +513,10 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
         return True  # "Visit time 0930-1115"; an OASIS item's code opening its line ("M0066 DOB:")
     if span.category == Category.ID and value.upper() in ID_LABELS:
         return True  # the label alone
+    if span.category == Category.NAME and value in ("M", "F") and _AGE_BEFORE_SEX.search(text, max(0, span.start - 16), span.start):
+        return True  # "71 y.o. F": the sex after an age
+    if span.category == Category.LOCATION and _clock_time_after_a_verb(text, span) and not _JOINED_AFTER.match(text, span.end):
+        return True  # "CATT to visit 2300."; not a piece of "member 2211-MA"
     if span.category in (Category.ID, Category.CONTACT) and _AMOUNT_WITH_UNIT.fullmatch(value):
         return True  # "Wt 3640g": a measure, its unit written on
     if span.category == Category.ID and _CELLS.fullmatch(value):
@@ -798,12 +804,27 @@ _NAME_WORD_BEFORE = re.compile(r"[A-Z][\w'’-]*[ \t]$")
 _FIELD_LABEL_AFTER = re.compile(r"[ \t]*(?:#|No\.?|Number|ID)?[ \t]*:")
 
 
+# A capitalised word just before, on the same line or the one above: "Dunn\nMemorial Hospice".
+_NAME_LINE_BEFORE = re.compile(r"[A-Z][\w'’-]*[ \t]*\n?[ \t]*$")
+_SERVICE_EXTRA = frozenset("& and of pre-op assessment device infection sciences science".split())
+
+
+def _is_service_word(word: str) -> bool:
+    from .rules.organisations import GENERIC_WORDS
+
+    w = word.strip(".,:;()'’").casefold()
+    return w in _kind_words() or w in GENERIC_WORDS or w in _SERVICE_EXTRA or DEPARTMENT_WORD.fullmatch(word) is not None
+
+
 def _only_kind_word(text: str, span: Span) -> bool:
     """One word that says what kind of body it is ("Hospital") or is a form's label ("Member
     #:"), or names a department
     ("Audiology") with no capitalised word before it ("Tri-County Urology" is a practice):
     no organisation of anyone's."""
     parts = text[span.start : span.end].split()
+    if len(parts) > 1:
+        # a service named only by what it does ("WOUND CARE CLINIC", "Device Clinic")
+        return all(_is_service_word(p) for p in parts) and not _NAME_LINE_BEFORE.search(text, max(0, span.start - 40), span.start)
     if len(parts) != 1:
         return False
     if parts[0].casefold() in _kind_words() or _FIELD_LABEL_AFTER.match(text, span.end):

@@ -526,6 +526,11 @@ def test_a_contact_that_took_in_markup_keeps_only_its_addresses():
         ("Spoke w/ him on 022 390 4417 25 min.", "022 390 4417 25", Category.CONTACT, ["022 390 4417"]),
         ("Medicare: 5774 12150 3 (4)", "5774 12150 3 (4", Category.ID, ["5774 12150 3"]),
         ("ED TRIAGE\nPt DUBROVSKY, LEV A  58M", "Pt DUBROVSKY", Category.NAME, ["DUBROVSKY"]),  # the role before a name
+        ("0545 VE 5cm. MW Jo Hanratty.", "MW Jo Hanratty", Category.NAME, ["Jo Hanratty"]),  # a midwife
+        ("Copy to: Dr M. Fahey, Redcliffe Hospital Renal", "Redcliffe Hospital Renal", Category.ORGANIZATION, ["Redcliffe Hospital"]),
+        ("Caldton Healthcare NHS Trust", "Caldton Healthcare NHS Trust", Category.ORGANIZATION, ["Caldton Healthcare NHS Trust"]),
+        ("a retired long-haul trucker from Muncie", "haul trucker", Category.PROFESSION, ["long-haul trucker"]),
+        ("Ex-shearer, now on a benefit", "shearer", Category.PROFESSION, ["shearer"]),  # "ex-" is no part of the job
         # a name that ends with an initial keeps its full stop
         ("Reported by: Gurpreet K., PCW", "Gurpreet K", Category.NAME, ["Gurpreet K."]),
         ("Seen by Gurpreet Kaur. Then home", "Gurpreet Kaur", Category.NAME, ["Gurpreet Kaur"]),

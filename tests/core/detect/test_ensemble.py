@@ -410,3 +410,20 @@ def test_what_completion_cuts_from_a_value_is_judged_by_the_guard_again():
     e = Ensemble(cfg, {"a": Fixed([org, work]), "b": Fixed([org.with_(source="b"), work.with_(source="b")]), "c": Fixed([])},
                  guard=ClinicalTermGuard.default())
     assert [text[s.start : s.end] for s in e.detect(text)] == ["Fonterra"]
+
+
+def test_where_no_two_members_agree_on_a_word_the_rules_reading_wins():
+    # "Wendell": a name to the rules (after "Patient:"), an identifier to one model and a
+    # place to the other. The tie-breaker model's "identifier" was then dropped by the guard
+    # and the first name went out as written.
+    text = "Patient: Abernathy-Cole, Wendell   66 y/o M\n"
+    name = Span(*at(text, "Abernathy-Cole, Wendell"), Category.NAME, "PATIENT", 0.9, "rules")
+    ident = Span(*at(text, "Wendell"), Category.ID, "OTHER", 0.44, "b")
+    place = Span(*at(text, "Wendell"), Category.LOCATION, "CITY", 0.79, "c")
+    cfg = EnsembleConfig(
+        strategy="majority",
+        members=[MemberConfig("rules", "rules"), MemberConfig("b", "fixed"), MemberConfig("c", "fixed")],
+        tie_breaker="b",
+    )
+    e = Ensemble(cfg, {"rules": Fixed([name]), "b": Fixed([ident]), "c": Fixed([place])})
+    assert [(text[s.start : s.end], s.category) for s in e.detect(text)] == [("Abernathy-Cole, Wendell", Category.NAME)]

@@ -719,6 +719,9 @@ def test_the_clock_times_opening_a_logs_lines_are_no_phi():
         ("Born 0412   Wt 3640g   Apgars 8/9", "3640g", Category.ID),  # a weight, its unit written on
         ("Pharmacy: Rite Aid, NCPDP 0533871", "NCPDP", Category.ID),  # a label alone
         ("Works FIFO (2 wks on/1 off) at the mine", "FIFO", Category.NAME),  # fly-in fly-out
+        ("Pt: Okeke-Landry, Chidinma  71 y.o. F  MRN 000418823", "F", Category.NAME),  # the sex after an age
+        ("Plan: police welfare check, CATT to visit 2300.", "2300", Category.LOCATION),  # a clock time
+        ("WOUND CARE CLINIC - Sentara Williamsburg", "WOUND CARE CLINIC", Category.ORGANIZATION),  # a service
         ("Amoxicillin-clav PO if able to swallow", "Amoxicillin-clav PO", Category.NAME),  # a drug and its route
     ],
 )
@@ -740,6 +743,8 @@ def test_faiths_clock_times_table_cells_sections_and_labels_are_no_phi(guard, te
         ("Pt aged 104 seen", "104", Category.AGE),
         ("Invoice M0066 from supplier", "M0066", Category.ID),  # not where a form's field begins
         ("412 Waiterimu Road, RD 1, Te Kauwhata", "RD 1", Category.LOCATION),  # a rural delivery, not a dietitian
+        ("Audiology Australia member 2211-MA", "2211", Category.LOCATION),  # a piece of a number, not a time
+        ("Location: Dunn\nMemorial Hospice\nRequested by", "Memorial Hospice", Category.ORGANIZATION),  # a name above
     ],
 )
 def test_the_same_words_where_they_may_be_phi_stay(guard, text, value, category):

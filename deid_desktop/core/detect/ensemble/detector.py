@@ -50,6 +50,8 @@ class Ensemble(Detector):
 
             self.propagator = Propagator(guard)
         self.missing = [m.name for m in config.members if m.name not in members]
+        # the rule members: where no two members agree on what a word is, their reading wins
+        self.rule_members = frozenset(m.name for m in config.members if m.type == "rules")
         order = config.priority or [m.name for m in config.members]
         order += [m.name for m in config.members if m.name not in order]
         self.order = [n for n in order if n in members]
@@ -212,7 +214,13 @@ class Ensemble(Detector):
                 counts[s.category] = counts.get(s.category, 0) + 1
             top = max(counts.values())
             cats = [c for c, k in counts.items() if k == top]
-            if len(cats) > 1 and tb in tv and tv[tb].category in cats:
+            precise = next((n for n in names if n in tv and n in self.rule_members), None)
+            if top == 1 and len(cats) > 1 and precise is not None:
+                # no two members agree on what the word is, and the rules read it: their
+                # reading is the surest ("Abernathy-Cole, Wendell" a name after "Patient:" to
+                # the rules, "Wendell" an identifier to one model and a place to the other)
+                cat = tv[precise].category
+            elif len(cats) > 1 and tb in tv and tv[tb].category in cats:
                 cat = tv[tb].category
             else:
                 cat = next(tv[n].category for n in names if n in tv and tv[n].category in cats)

@@ -88,11 +88,13 @@ def _words(text: str, start: int, end: int) -> list[str]:
 
 
 def plausible(text: str, start: int, end: int, allow_ordinary: bool = False) -> bool:
-    """At least one word is a known first name or surname (that is not also an ordinary word,
-    unless the context already says a name follows)."""
+    """At least one word, or one part of a double-barrelled word ("Okeke-Landry"), is a known
+    first name or surname (that is not also an ordinary word, unless the context already says
+    a name follows)."""
     return any(
         w in first_names() or w in surnames()
-        for w in _words(text, start, end)
+        for word in _words(text, start, end)
+        for w in (word, *word.split("-")[: 3 if "-" in word else 0])
         if allow_ordinary or w not in name_words()
     )
 

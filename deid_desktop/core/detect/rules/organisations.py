@@ -78,7 +78,10 @@ _LEADING_JUNK = frozenset({"admitted", "transferred", "seen", "discharged", "ref
 
 @lru_cache(maxsize=1)
 def _known_hospitals() -> re.Pattern[str]:
-    return re.compile(rf"(?<![\w'’-]){trie_regex(hospitals(), ignore_case=False)}(?![\w'’-])")
+    # as listed, or in capitals as a letterhead or a result header prints it ("QML PATHOLOGY";
+    # names of two words or more, so a one-word name in capitals is no acronym read as one)
+    names = {*hospitals(), *(h.upper() for h in hospitals() if len(h.split()) > 1)}
+    return re.compile(rf"(?<![\w'’-]){trie_regex(sorted(names), ignore_case=False)}(?![\w'’-])")
 
 
 def _trim_leading(text: str, start: int, end: int) -> int:

@@ -131,6 +131,7 @@ def test_organisations(text, expected):
         ("Hospital bed delivered by Lincare -- done 11/4.", "Lincare"),  # a home-equipment supplier
         ("conflict with supervisor Brent at Fred Meyer in Gresham", "Fred Meyer"),  # an employer
         ("He works as a bike courier for Deliveroo in Footscray.", "Deliveroo"),
+        ("QML PATHOLOGY   Lab No 24-7718293", "QML PATHOLOGY"),  # a listed name in a header's capitals
     ],
 )
 def test_known_insurers_and_pharmacy_chains_are_validated_organisations(text, value):

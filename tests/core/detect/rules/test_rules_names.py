@@ -379,3 +379,10 @@ def test_children_listed_with_their_ages_cannot_be_out_voted():
 def test_a_bracket_after_children_without_names_gives_none():
     assert texts("relative_name", "Has 2 children (ages 4 and 7), both well.") == []
     assert texts("relative_name", "children (Year 9, Year 6) at Kaiti School") == []
+
+
+def test_a_labelled_name_with_a_double_barrelled_surname_is_found_by_its_parts():
+    # "Okeke-Landry" is in no list as a whole; "Landry" is, and "Chidinma" is in none
+    text = "Pt: Okeke-Landry, Chidinma  71 y.o. F  MRN 000418823"
+    assert texts("labelled_name", text) == ["Okeke-Landry, Chidinma"]
+    assert texts("labelled_name", "Patient: Alert-Oriented, Stable") == []
