@@ -647,21 +647,26 @@ def _town_and_state(text: str, s: Span) -> list[Span]:
     ]
 
 
-# The state after a town and its comma that no member marked ("Mountain Home, AR;"): after a
-# place a state's letters are no credential.
-_STATE_AFTER = re.compile(rf",[ \t]*(?P<state>{STATE_ABBR})(?![\w-])")
+# The state after a town and its comma that no member marked ("Mountain Home, AR;",
+# "Located at: Trehpven, TAS - with friend"), where the line or the clause ends after it:
+# after a place a state's letters are no credential. After a town a model read as a name,
+# only an Australian state's three letters ("Jordan Smith, PA" is a physician assistant).
+_STATE_AFTER = re.compile(rf",[ \t]*(?P<state>{STATE_ABBR})(?=[ \t]*(?:$|[,;.)]|\d|[-–]))", re.M)
+_AU_STATES_3 = frozenset("NSW VIC QLD TAS ACT".split())
 
 
 def _with_state_after(text: str, spans: list[Span]) -> list[Span]:
     out: list[Span] = []
     for i, s in enumerate(spans):
         out.append(s)
-        if s.category is not Category.LOCATION:
+        if s.category not in (Category.LOCATION, Category.ORGANIZATION, Category.NAME):
             continue
         m = _STATE_AFTER.match(text, s.end)
+        if m is not None and s.category is Category.NAME and m["state"] not in _AU_STATES_3:
+            continue
         nxt = spans[i + 1] if i + 1 < len(spans) else None
         if m is not None and (nxt is None or nxt.start >= m.end()):
-            out.append(s.with_(start=m.start("state"), end=m.end("state"), fine="STATE", validated=False))
+            out.append(s.with_(start=m.start("state"), end=m.end("state"), category=Category.LOCATION, fine="STATE", validated=False))
     return out
 
 

@@ -375,7 +375,7 @@ def _is_not_anyones(text: str, span: Span) -> bool:
         alnum = [c for c in value if c.isalnum()]
         # alone: a piece of a longer number ("1" of "4948 63413 4 1") is kept with the rest
         near = text[max(0, span.start - 2) : span.start] + text[span.end : span.end + 2]
-        if sum(c.isdigit() for c in alnum) < 3 and len(alnum) < 6 and not any(c.isdigit() for c in near):
+        if sum(c.isdigit() for c in alnum) < 3 and len(alnum) < 6 and not any(c.isdigit() for c in near) and not _SPECIMEN_BEFORE.search(before):
             return True
     return False
 
@@ -447,6 +447,8 @@ ID_LABELS = frozenset(
 )
 _AGE_BEFORE_SEX = re.compile(r"\d{1,3}[ \t]*(?:y\.?o\.?|y/o|yrs?|years?(?:[ \t]+old)?)?[ \t]*$")
 _JOINED_AFTER = re.compile(r"[-/\w]")
+# A lab's or a specimen's label, after which a short code is the lab's number ("Lab no: AE17").
+_SPECIMEN_BEFORE = re.compile(r"\b(?i:lab|specimen|accession|sample)[ \t]*(?i:no\.?|number|#|id)?[ \t]*[:#]?[ \t]*$")
 _AMOUNT_WITH_UNIT = re.compile(r"\d+(?:\.\d+)?(?:g|kg|mg|mcg|ug|ml|mL|L|cm|mm|mmHg|mmol|bpm|kcal)")
 _CLOCK_12H = re.compile(r"(?:[1-9]|1[0-2])(?:[:.][0-5]\d)?[ \t]?(?i:am|pm|a\.m\.?|p\.m\.?)")
 # The item codes of a US home-health assessment (OASIS: "M0066", "GG0130").

@@ -572,6 +572,10 @@ def test_the_state_after_a_town_and_its_comma_is_a_place_too():
     # after a name the same letters are a credential, not a state
     signed = "Jordan Smith, PA; seen today"
     assert found(signed, [span(signed, "Jordan Smith", Category.NAME)]) == ["Jordan Smith"]
+    # after a town a model read as a name, an Australian state's three letters are a place
+    located = "Located at: Trehpven, TAS - with friend"
+    out = complete(located, [span(located, "Trehpven", Category.NAME)])
+    assert [(located[s.start : s.end], s.category) for s in out][-1] == ("TAS", Category.LOCATION)
 
 
 def test_an_identifier_joined_from_pieces_loses_its_label_too():

@@ -744,6 +744,7 @@ def test_faiths_clock_times_table_cells_sections_and_labels_are_no_phi(guard, te
         ("Invoice M0066 from supplier", "M0066", Category.ID),  # not where a form's field begins
         ("412 Waiterimu Road, RD 1, Te Kauwhata", "RD 1", Category.LOCATION),  # a rural delivery, not a dietitian
         ("Audiology Australia member 2211-MA", "2211", Category.LOCATION),  # a piece of a number, not a time
+        ("Department of Microbiology\nLab no: AE17     Interim report", "AE17", Category.ID),  # a lab's short code
         ("Location: Dunn\nMemorial Hospice\nRequested by", "Memorial Hospice", Category.ORGANIZATION),  # a name above
     ],
 )

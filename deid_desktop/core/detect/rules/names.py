@@ -258,6 +258,16 @@ _INITIALS_LINE = re.compile(rf"(?m)^[ \t]*(?:(?:{_TITLE})\b\.?[ \t]+)?(?P<n>(?:[
 # or the end of the text after it. And initials before a bleep or an extension ("HC / bleep
 # 4471", "JK ext 2290"). Clinical abbreviations and heading words are not taken.
 _SIGNOFF_INITIALS = re.compile(r"(?m)(?:^[ \t]*[-–—~]?[ \t]*|(?<=[.!?)])[ \t]+[-–—~]?[ \t]*)(?P<n>[A-Z]{2,4})[ \t]*$")
+_CLOSING_WORDS = frozenset("OK END NB PS FYI NIL NAD".split())
+
+
+def _opens_line(text: str, at: int) -> bool:
+    i = at
+    while i > 0 and text[i - 1] in " \t":
+        i -= 1
+    return i == 0 or text[i - 1] == "\n"
+
+
 _AFTER_SIGNOFF = re.compile(r"[ \t]*(?:\Z|\n[ \t]*(?:\n|\Z|[-=_*~]{3,}))")
 # A letter's typist in brackets after the dictation or typing date, "Typed: 18/10/2024 (sw)",
 # and a UK letter's reference of the author's and the typist's initials, "Our ref: IOH/sw".
@@ -341,7 +351,12 @@ class SignatureNameDetector(_NameRule):
 
         for m in _SIGNOFF_INITIALS.finditer(text):
             dashed = any(c in "-–—~" for c in text[m.start() : m.start("n")])
-            if m.start("n") > 0 and plain(m["n"], dashed) and _AFTER_SIGNOFF.match(text, m.end()):
+            # alone on the note's last line, capitals sign it even where they spell a word
+            # ("...Book telephone appt.\nTO"), though not a closing word ("OK", "END")
+            if m["n"] in _CLOSING_WORDS:
+                continue
+            last = not text[m.end() :].strip() and _opens_line(text, m.start("n"))
+            if m.start("n") > 0 and plain(m["n"], dashed or last) and _AFTER_SIGNOFF.match(text, m.end()):
                 yield self.span(m.start("n"), m.end("n"), Category.NAME, "DOCTOR", 0.8, validated=True)
         for m in _INITIALS_BEFORE_NUMBER.finditer(text):
             if m["n"].isupper() and plain(m["n"]):

@@ -44,6 +44,8 @@ _VALUE = re.compile(
     r"(?P<v>\d{2,5}(?:[ ]\d{1,5}){1,3}[A-Za-z]?(?![\w/-])|(?=[A-Za-z0-9/-]*\d)[A-Za-z0-9][A-Za-z0-9/-]{1,24}[A-Za-z0-9])",
     re.I,
 )
+_CODE = re.compile(r"[A-Z]{2,4}\d{2,}[A-Z]*")
+_SPECIMEN_LABEL = re.compile(r"(?i:lab|specimen|accession|sample)")
 _DATE_LIKE = re.compile(r"\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}")
 _VEHICLE_BEFORE = re.compile(r"\b(?:car|vehicle|motor|van|truck|ute|bike|motorcycle)\s*$")
 
@@ -64,10 +66,14 @@ class RecordNumberDetector(RuleDetector):
             if _DATE_LIKE.fullmatch(value) or unit_follows(text, v.end("v")):
                 continue
             digits = sum(c.isdigit() for c in value)
-            if digits < 3 or (" " in value and digits < 6):
+            # capitals and digits of a lab's or a record's own shape count with two digits
+            # ("Lab no: AE17"); a plain number needs three ("ID 2 doses" is none)
+            if (digits < 3 and not _CODE.fullmatch(value)) or (" " in value and digits < 6):
                 continue
             # five digits or more after a record's label: the label says what it is, so the
             # models may not cut it into pieces of other kinds ("Claim no: 5402 118 336" was an
             # ID and a phone number)
-            out.append(self.span(v.start("v"), v.end("v"), Category.ID, fine, score, validated=digits >= 5))
+            # a lab's or a specimen's code after its label is validated too: the models leave it
+            sure = digits >= 5 or (_CODE.fullmatch(value) is not None and _SPECIMEN_LABEL.match(m.group()) is not None)
+            out.append(self.span(v.start("v"), v.end("v"), Category.ID, fine, score, validated=sure))
         return out

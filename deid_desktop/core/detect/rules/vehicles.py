@@ -21,7 +21,7 @@ _PLATE = re.compile(
 # A current British plate ("KX19 BHT") after a word about a car or its registration within
 # a few words: "blue Corsa reg. KX19 BHT", "car is a KX19BHT".
 _UK_PLATE = re.compile(r"(?<![\w-])[A-Z]{2}\d{2}[ ]?[A-Z]{3}(?![\w-])")
-_CAR_BEFORE = re.compile(r"\b(?i:reg|rego|registration|plate|car|vehicle|van|ute|motorbike|vrm|drives|drove|driving|truck|lorry|taxi)\b")
+_CAR_BEFORE = re.compile(r"\b(?i:reg|rego|registration|plate|car|vehicle|van|ute|motorbike|vrm|drives|drove|driving|truck|lorry|taxi|ambulance)\b")
 _VIN_CONTEXT = re.compile(r"\b(?:vin|vehicle identification|chassis)\b")
 
 

@@ -50,6 +50,7 @@ def test_never_issued_ssns_are_not_found(number):
         ("inmate: DUMITRESCU, C   PNC 19/482937K   cell B2-17", ("19/482937K", "OTHER")),  # a police record
         ("IHI 8003 6012 3456 7890", ("8003 6012 3456 7890", "HEALTHPLAN")),
         ("Author: Dr N Sato, HPI-I 8003 6100 1234 5678", ("8003 6100 1234 5678", "HEALTHPLAN")),  # a provider's identifier
+        ("Patient   : IYABODE TRAORE           Lab No   : CZ31\nDOB", ("CZ31", "OTHER")),  # a lab's short code
         ("Medicare MBI: 1EG4-TE5-MK73", ("1EG4-TE5-MK73", "HEALTHPLAN")),
         ("NHS number 943 476 5919", ("943 476 5919", "MRN")),
         ("Specimen 21-0456789", ("21-0456789", "OTHER")),
@@ -121,6 +122,8 @@ def test_a_british_plate_after_a_word_about_a_car():
     assert texts("vehicle", "Seen by AB12 CDE team") == []  # no car before it
     drives = "He still drives his Land Rover (SV14 KXD) to the Co-op"
     assert texts("vehicle", drives) == ["SV14 KXD"]
+    arrival = "Attendance: 9/7/2008 0200   Arrival: Ambulance (JT21 CDI)"
+    assert texts("vehicle", arrival) == ["JT21 CDI"]
 
 
 def test_device_serial_numbers():
@@ -166,3 +169,10 @@ def test_a_national_insurance_number_is_a_validated_identifier(text, expected):
     spans = run("ni_number", text)
     assert [text[s.start : s.end] for s in spans] == expected
     assert all(s.validated for s in spans)
+
+
+def test_a_labs_short_code_is_validated_and_a_short_reference_is_not():
+    lab = "Lab no: AE17     Interim report"
+    assert [(lab[s.start : s.end], s.validated) for s in run("record_number", lab)] == [("AE17", True)]
+    ref = "Ref: NG28 guideline"  # a guideline's number after a reference label
+    assert [(ref[s.start : s.end], s.validated) for s in run("record_number", ref)] == [("NG28", False)]

@@ -194,6 +194,7 @@ def test_an_initial_and_a_known_surname_in_prose():
         ("Referring: SUNDQUIST MD      Sonographer: JWP\n", ["JWP"]),  # a technician's label
         ("Exam date: Nov 20, 2024 16:42    Tech: RBK\n", ["RBK"]),
         ("18/11 10:20 - SB (RN). Leg ulcer L gaiter\n", ["SB"]),  # initials before a role in brackets
+        ("GP action: Book telephone appt.\nTO\n", ["TO"]),  # alone on the last line, though a word
     ],
 )
 def test_initials_that_sign_a_note_or_carry_a_bleep_are_names(text, expected):
@@ -212,6 +213,8 @@ def test_initials_that_sign_a_note_or_carry_a_bleep_are_names(text, expected):
         "Ref: GP/OT referral attached",  # services, not initials
         "Dictated (see above) and typed (not checked)",
         "Tx (abx) started, Dx (flu) likely",  # treatment and diagnosis, not a typist
+        "Discharged home with family.\nOK\n",  # a closing word on the last line
+        "Report ends.\nEND\n",
     ],
 )
 def test_abbreviations_headings_and_mid_text_capitals_are_not_initials(text):
