@@ -560,7 +560,8 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
         p
         for s in ordered
         for f in _field_parts(text, s)
-        for q in _town_and_state(text, f)
+        for n in _name_parts(text, f)
+        for q in _town_and_state(text, n)
         for p in _pair_parts(text, _without_annotation_extras(text, q))
     )
     ordered = _whole_identifier_tokens(text, ordered)
@@ -612,6 +613,25 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
 # LATU||"): no value holds one, and each piece between them is a value of its own. A bar
 # with spaces round it is a table's column ("14 | Date March 21st"), left to the other steps.
 _FIELD_SEPARATORS = re.compile(r"(?:\^|(?<! )\|(?! )|~)+")
+
+
+# A writer's initials after a dash at a line's end, read with the name before them ("Dr HWANG
+# -KT"), and a speaker's tag read with the first word of the message ("arinola: cant"): two
+# people, and one person without the message.
+_DASH_INITIALS = re.compile(r"[ \t]+[-–](?P<n>[A-Z]{2,3})$")
+_TAG_COLON = re.compile(r":[ \t]")
+
+
+def _name_parts(text: str, s: Span) -> list[Span]:
+    if s.category is not Category.NAME:
+        return [s]
+    m = _TAG_COLON.search(text, s.start, s.end)
+    if m is not None and m.start() > s.start:
+        s = s.with_(end=m.start())
+    m = _DASH_INITIALS.search(text, s.start, s.end)
+    if m is not None and m.start() > s.start:
+        return [s.with_(end=m.start()), s.with_(start=m.start("n"))]
+    return [s]
 
 
 def _field_parts(text: str, s: Span) -> list[Span]:

@@ -606,3 +606,9 @@ def test_the_pieces_of_a_pasted_hl7_message_are_values_of_their_own():
     assert [text[s.start : s.end] for s in out] == ["TAUMALOLO", "SIONE", "LATU"]
     table = "Visit 14 | Date March 21st"  # a table's bar with spaces round it is left alone here
     assert found(table, [span(table, "14 | Date March 21st", Category.DATE)]) == ["14 | Date March 21st"]
+
+
+def test_a_writers_initials_after_a_dash_and_a_speakers_tag_are_parted_from_what_a_model_joined():
+    text = "KT: booked w/ Dr HWANG -KT\nmarcelina: cant come tmrw\n"
+    out = complete(text, [span(text, "HWANG -KT", Category.NAME), span(text, "marcelina: cant", Category.NAME)])
+    assert [text[s.start : s.end] for s in out] == ["HWANG", "KT", "marcelina"]

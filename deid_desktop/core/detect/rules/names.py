@@ -298,6 +298,7 @@ _LOG_TIME = r"[ \t,]+(?:at[ \t]+|@[ \t]*)?(?:[01]?\d|2[0-3]):?[0-5]\d(?:[ \t]*(?
 _LOG_STAMP = re.compile(
     rf"(?m)^[ \t]*(?:\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}(?:{_LOG_TIME})?|\d{{1,2}}[/-]\d{{1,2}}{_LOG_TIME})[ \t]*[-–:|]?[ \t]+"
 )
+_CHAT_LINE = re.compile(r"(?m)^[ \t]*(?=(?P<who>[a-zā-ūł'’-]{2,20}|[A-Z]{2,3})(?:[ \t]+\([^)\n]{1,20}\))?[ \t]*:[ \t]+\S)")
 _LOG_TAG = re.compile(r"(?P<n>[A-Z]{2,3}|[a-z]{2,3})[ \t]*:(?![/\d])")
 _LOG_END = re.compile(r"(?:(?<=[.!?)])[ \t]+[-–—~]?|[ \t]+[-–—~])[ \t]*(?P<n>[A-Z]{2,3})[ \t]*$|[ \t]+[-–—~][ \t]*(?P<low>[a-z]{2,3})[ \t]*$", re.M)
 _LOG_LABELS = frozenset(
@@ -383,17 +384,24 @@ class SignatureNameDetector(_NameRule):
         """Initials as a stamped entry's speaker tag or at its end. In capitals they need only
         not be a clinical abbreviation; in lower case ("jk: called Bartell", "... -jk") or as
         an abbreviation ("-RM", "RM:") the same letters must sign the log twice or more."""
-        stamps = list(_LOG_STAMP.finditer(text))
-        if len(stamps) < 2:
-            return
+        starts = [m.end() for m in _LOG_STAMP.finditer(text)]
+        if len(starts) < 2:
+            # a message thread without stamps, each line opened by its speaker ("przemysław:
+            # hi can i get...", "KT: booked w/ Dr HWANG -KT"): three such lines or more, two
+            # of them a first name in lower case (no word of the vocabulary: not "plan:")
+            chat = list(_CHAT_LINE.finditer(text))
+            people = sum(1 for m in chat if m["who"].islower() and m["who"] not in encoder_words())
+            if len(chat) < 3 or people < 2:
+                return
+            starts = [m.end() for m in chat]
         found: list[tuple[int, int, str]] = []
-        for stamp in stamps:
-            line_end = text.find("\n", stamp.end())
+        for at in starts:
+            line_end = text.find("\n", at)
             line_end = len(text) if line_end < 0 else line_end
-            tag = _LOG_TAG.match(text, stamp.end(), line_end)
+            tag = _LOG_TAG.match(text, at, line_end)
             if tag is not None:
                 found.append((tag.start("n"), tag.end("n"), tag["n"]))
-            end = _LOG_END.search(text, stamp.end(), line_end)
+            end = _LOG_END.search(text, at, line_end)
             if end is not None:
                 g = "n" if end["n"] else "low"
                 found.append((end.start(g), end.end(g), end[g]))

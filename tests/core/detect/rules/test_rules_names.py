@@ -195,6 +195,8 @@ def test_an_initial_and_a_known_surname_in_prose():
         ("Exam date: Nov 20, 2024 16:42    Tech: RBK\n", ["RBK"]),
         ("18/11 10:20 - SB (RN). Leg ulcer L gaiter\n", ["SB"]),  # initials before a role in brackets
         ("GP action: Book telephone appt.\nTO\n", ["TO"]),  # alone on the last line, though a word
+        # a message thread without stamps, each line opened by its speaker
+        ("przemysław: hi can i get a repeat\nkwamena: dr needs to see you first\nKT: booked w/ Dr HWANG -KT\n", ["KT", "KT"]),
     ],
 )
 def test_initials_that_sign_a_note_or_carry_a_bleep_are_names(text, expected):
@@ -215,6 +217,7 @@ def test_initials_that_sign_a_note_or_carry_a_bleep_are_names(text, expected):
         "Tx (abx) started, Dx (flu) likely",  # treatment and diagnosis, not a typist
         "Discharged home with family.\nOK\n",  # a closing word on the last line
         "Report ends.\nEND\n",
+        "PC: chest pain\nHPC: 2 hours\nplan: admit\n",  # a form's headings are no message thread
     ],
 )
 def test_abbreviations_headings_and_mid_text_capitals_are_not_initials(text):
