@@ -515,6 +515,8 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
         return True  # "Visit time 0930-1115"; an OASIS item's code opening its line ("M0066 DOB:")
     if span.category == Category.ID and value.upper() in ID_LABELS:
         return True  # the label alone
+    if span.category == Category.NAME and len(value) == 1 and value.islower():
+        return True  # "baby v sleepy today": initials are capitals
     if span.category == Category.NAME and value in ("M", "F") and _AGE_BEFORE_SEX.search(text, max(0, span.start - 16), span.start):
         return True  # "71 y.o. F": the sex after an age
     if span.category == Category.LOCATION and _clock_time_after_a_verb(text, span) and not _JOINED_AFTER.match(text, span.end):
