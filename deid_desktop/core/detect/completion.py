@@ -86,6 +86,9 @@ _ORG_LINKS = frozenset(
     """.split()
 )
 _NEXT_WORD = re.compile(r"[ \t]([A-Z][\w'’]*)")
+# The word that makes a person's name a place's when it follows it directly: "Barbara Davis
+# Center", "Mary Potter Hospice".
+_NAMED_FOR_HEADS = frozenset("center centre institute foundation hospital hospice clinic infirmary".split())
 
 
 def _org_end(text: str, end: int) -> int | None:
@@ -120,6 +123,10 @@ def _widen_organisations(text: str, ordered: list[Span]) -> list[Span]:
     CofE Primary")."""
     out: list[Span] = []
     for i, s in enumerate(ordered):
+        if s.category is Category.NAME and (head := _NEXT_WORD.match(text, s.end)) is not None and head.group(1).casefold() in _NAMED_FOR_HEADS:
+            nxt = ordered[i + 1] if i + 1 < len(ordered) else None
+            if nxt is None or head.end() <= nxt.start:
+                s = _as_organisation(s, end=head.end())  # "Barbara Davis" + " Center": named for a person
         if s.category in _PLACES:
             end = _org_end(text, s.end)
             nxt = ordered[i + 1] if i + 1 < len(ordered) else None
@@ -262,7 +269,7 @@ _NAME_CREDENTIAL_END = re.compile(
     r"[ \t,]+(?:" + "|".join(re.escape(c) for c in sorted({*CREDENTIALS, "EN", "NRP", "CN", "HCA", "EMT", "EMT-P"}, key=len, reverse=True)) + r")$"
 )
 _PLACE_TIME_END = re.compile(
-    r"[ \t]+(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tonight|tonite|today|tomorrow|tmrw|yesterday"
+    r"[ \t]+(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?|tonight|tonite|today|tomorrow|tmrw|yesterday"
     r"|(?:[01]?\d|2[0-3])(?::[0-5]\d)?[ \t]?[ap]\.?m\.?)$"
 )
 # A registration body's or a record's label in capitals, or a short label in lower case

@@ -318,7 +318,11 @@ _HABITS = frozenset("smoker smokers drinker drinkers user users vaper vapers gam
 
 
 def _is_a_habit(text: str, span: Span) -> bool:
-    return span.category == Category.PROFESSION and text[span.start : span.end].strip().casefold() in _HABITS
+    """A habit, not a job: "smoker", "lifelong non-smoker", "ex-drinker"."""
+    if span.category != Category.PROFESSION:
+        return False
+    last = text[span.start : span.end].split()[-1].casefold() if text[span.start : span.end].split() else ""
+    return last.rsplit("-", 1)[-1] in _HABITS
 
 
 _SCHOOL_YEAR = re.compile(r"Y(?:[1-9]|1[0-3])")

@@ -531,6 +531,7 @@ def test_a_contact_that_took_in_markup_keeps_only_its_addresses():
         ("Caldton Healthcare NHS Trust", "Caldton Healthcare NHS Trust", Category.ORGANIZATION, ["Caldton Healthcare NHS Trust"]),
         ("a retired long-haul trucker from Muncie", "haul trucker", Category.PROFESSION, ["long-haul trucker"]),
         ("Ex-shearer, now on a benefit", "shearer", Category.PROFESSION, ["shearer"]),  # "ex-" is no part of the job
+        ("Attended AA at First Methodist on Elm St Tues and Thurs", "Elm St Tues", Category.LOCATION, ["Elm St"]),  # a weekday
         # a name that ends with an initial keeps its full stop
         ("Reported by: Gurpreet K., PCW", "Gurpreet K", Category.NAME, ["Gurpreet K."]),
         ("Seen by Gurpreet Kaur. Then home", "Gurpreet Kaur", Category.NAME, ["Gurpreet Kaur"]),
@@ -612,3 +613,11 @@ def test_a_writers_initials_after_a_dash_and_a_speakers_tag_are_parted_from_what
     text = "KT: booked w/ Dr HWANG -KT\nmarcelina: cant come tmrw\n"
     out = complete(text, [span(text, "HWANG -KT", Category.NAME), span(text, "marcelina: cant", Category.NAME)])
     assert [text[s.start : s.end] for s in out] == ["HWANG", "KT", "marcelina"]
+
+
+def test_a_persons_name_before_a_centres_word_is_the_centres_name():
+    text = "Follow-up: Barbara Davis Center endocrine clinic 12/3"
+    out = complete(text, [span(text, "Barbara Davis", Category.NAME)])
+    assert [(text[s.start : s.end], s.category) for s in out] == [("Barbara Davis Center", Category.ORGANIZATION)]
+    seen = "Seen by Barbara Davis today"  # no such word after it: a person
+    assert [s.category for s in complete(seen, [span(seen, "Barbara Davis", Category.NAME)])] == [Category.NAME]

@@ -427,3 +427,21 @@ def test_where_no_two_members_agree_on_a_word_the_rules_reading_wins():
     )
     e = Ensemble(cfg, {"rules": Fixed([name]), "b": Fixed([ident]), "c": Fixed([place])})
     assert [(text[s.start : s.end], s.category) for s in e.detect(text)] == [("Abernathy-Cole, Wendell", Category.NAME)]
+
+
+def test_a_value_completion_adds_survives_the_guards_second_look_at_what_it_changed():
+    # completion cut "Fonterra site" (so the guard judged the cut value again) and added the
+    # state after "Mountain Home,"; the second look kept only what it had judged, and the
+    # state, judged by no one, went out as written. "Denver, CO" parted from one span keeps
+    # its state, though "CO" alone reads as a clinical abbreviation.
+    from deid_desktop.core.detect.guards import ClinicalTermGuard
+
+    text = "Works at the Fonterra site. Home: Mountain Home, AR; moved from Denver, CO\n"
+    work = Span(*at(text, "Fonterra site"), Category.ORGANIZATION, "COMPANY", 0.9, "a")
+    town = Span(*at(text, "Mountain Home"), Category.LOCATION, "CITY", 0.9, "a")
+    both = Span(*at(text, "Denver, CO"), Category.LOCATION, "CITY", 0.9, "a")
+    cfg = EnsembleConfig(strategy="majority", members=[MemberConfig(n, "fixed") for n in ("a", "b", "c")])
+    spans = [work, town, both]
+    e = Ensemble(cfg, {"a": Fixed(spans), "b": Fixed([s.with_(source="b") for s in spans]), "c": Fixed([])},
+                 guard=ClinicalTermGuard.default())
+    assert [text[s.start : s.end] for s in e.detect(text)] == ["Fonterra", "Mountain Home", "AR", "Denver", "CO"]

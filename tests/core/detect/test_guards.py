@@ -723,6 +723,8 @@ def test_the_clock_times_opening_a_logs_lines_are_no_phi():
         ("Plan: police welfare check, CATT to visit 2300.", "2300", Category.LOCATION),  # a clock time
         ("WOUND CARE CLINIC - Sentara Williamsburg", "WOUND CARE CLINIC", Category.ORGANIZATION),  # a service
         ("txt from mum: baby v sleepy today", "v", Category.NAME),  # "very"; initials are capitals
+        ("She is a lifelong non-smoker.", "lifelong non-smoker", Category.PROFESSION),  # a habit
+        ("Yolŋu Matha speaker, AIS interpreter attended", "Yolŋu Matha", Category.NAME),  # a language
         ("Pathology | NATA Accredited | 68 Kingsness Rd", "NATA Accredited", Category.ORGANIZATION),  # an accreditation
         ("Yedin Han House Officer", "House Officer", Category.ORGANIZATION),  # a doctor's grade
         ("Amoxicillin-clav PO if able to swallow", "Amoxicillin-clav PO", Category.NAME),  # a drug and its route

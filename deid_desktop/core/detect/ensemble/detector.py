@@ -241,8 +241,8 @@ class Ensemble(Detector):
 def _judge_completed(guard: Any, text: str, before: list[Span], after: list[Span]) -> list[Span]:
     """What completion cut from a value the guard passed is a new value, and the guard judges
     it too ("Jewish ancestry" passed as a whole; "Jewish" alone is a people, not an
-    organisation). What completion added where nothing was (a state after a town's comma) is
-    judged by its context there and left alone. Each span is looked up among its neighbours
+    organisation). What completion added where nothing was, or parted from a town as its state
+    (a state after a town's comma), is judged by its context there and left alone. Each span is looked up among its neighbours
     only, so a huge text's tens of thousands of spans cost no product of the two."""
     seen = set(before)
     starts = [b.start for b in before]  # sorted: the vote's spans come sorted
@@ -256,8 +256,11 @@ def _judge_completed(guard: Any, text: str, before: list[Span], after: list[Span
                 return True
         return False
 
-    changed = [s for s in after if s not in seen and from_a_value(s)]
+    # a state completion parted from its town ("Denver, CO") is a place by where it stands,
+    # however its letters read alone ("CO", "MS", "PA")
+    changed = [s for s in after if s not in seen and from_a_value(s) and s.fine != "STATE"]
     if not changed:
         return after
-    kept = set(guard.filter(text, changed))
-    return [s for s in after if s in seen or s in kept]
+    # the guard may also relabel what it keeps (a number after a date of birth is an age)
+    judged = set(changed)
+    return sort_spans([s for s in after if s not in judged] + guard.filter(text, changed))

@@ -130,3 +130,8 @@ def test_a_forms_post_label_names_the_job_and_post_op_does_not():
     text = "Post: Band 5 staff nurse, Leighton Hospital"
     assert [text[s.start : s.end] for s in run("profession", text)] == ["Band 5 staff nurse"]
     assert run("profession", "Post-op day 2: mobilising with physio") == []
+
+
+def test_a_retired_magistrate_is_a_job():
+    text = "this 76 year old retired magistrate with breathlessness"
+    assert [text[s.start : s.end] for s in run("profession", text)] == ["magistrate"]
