@@ -326,6 +326,7 @@ def _is_a_habit(text: str, span: Span) -> bool:
 
 
 _SCHOOL_YEAR = re.compile(r"Y(?:[1-9]|1[0-3])")
+_SCHOOL_YEAR_WORDS = re.compile(r"(?i:year|yr|grade)[ \t]*(?:[1-9]|1[0-3])")
 _CENTILE_AFTER = re.compile(r"(?:\s+(?:to|and|-|–)\s+\d{1,3}(?:st|nd|rd|th))?\s*(?:centile|percentile|%ile|pctl)", re.IGNORECASE)
 _WARD_BEFORE = re.compile(r"\bward\s+[\w-]{1,4}\s*\(\s*$", re.IGNORECASE)
 _CLOSE_BRACKET = re.compile(r"\s*\)")
@@ -359,6 +360,8 @@ def _is_not_anyones(text: str, span: Span) -> bool:
             return True
         if re.fullmatch(r"(?:19|20)\d\d", value) and (_LAW_BEFORE.search(before) or _GUIDELINE_AFTER.match(text, span.end)):
             return True
+    if span.category in (Category.DATE, Category.AGE) and _SCHOOL_YEAR_WORDS.fullmatch(value):
+        return True  # "Tobias (Year 9)": a school year
     if span.category in (Category.DATE, Category.NAME, Category.LOCATION, Category.ORGANIZATION) and _WEEKDAYS.fullmatch(value.strip()):
         return True  # "visits Tues & Sat", read as a place too
     if span.category in (Category.AGE, Category.DATE, Category.ID) and _TOOTH.fullmatch(value) and (

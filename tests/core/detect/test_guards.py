@@ -725,6 +725,8 @@ def test_the_clock_times_opening_a_logs_lines_are_no_phi():
         ("txt from mum: baby v sleepy today", "v", Category.NAME),  # "very"; initials are capitals
         ("She is a lifelong non-smoker.", "lifelong non-smoker", Category.PROFESSION),  # a habit
         ("Yolŋu Matha speaker, AIS interpreter attended", "Yolŋu Matha", Category.NAME),  # a language
+        ("Re: Tobias Lindqvist-Mensah (Year 9), DOB 03/05/2010", "Year 9", Category.DATE),  # a school year
+        ("To: Ms A Okafor, SENCo, Thomas Tallis School", "SENCo", Category.LOCATION),  # a school's role
         ("Pathology | NATA Accredited | 68 Kingsness Rd", "NATA Accredited", Category.ORGANIZATION),  # an accreditation
         ("Yedin Han House Officer", "House Officer", Category.ORGANIZATION),  # a doctor's grade
         ("Amoxicillin-clav PO if able to swallow", "Amoxicillin-clav PO", Category.NAME),  # a drug and its route

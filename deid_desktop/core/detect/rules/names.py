@@ -284,6 +284,9 @@ _LETTER_REF = re.compile(
 _ROLE_LABEL_INITIALS = re.compile(
     r"\b(?i:tech|technologist|technician|sonographer|radiographer|scribe|typist|transcriptionist)\b[ \t]*:[ \t]*(?P<n>[A-Z]{2,4})(?![\w])"
 )
+# Initials in lower case signing a message with the writer's credential after them ("Routed to
+# Dr. Okwuosa. - mkb, LPN").
+_INITIALS_BEFORE_CREDENTIAL = re.compile(r"[-–—][ \t]*(?P<n>[a-z]{2,4}),?[ \t]+(?:RN|LPN|LVN|CMA|MA|EN|RPN|HCA|CNA)\b")
 _INITIALS_BEFORE_ROLE = re.compile(
     r"(?<![\w/])(?P<n>[A-Z]{2,3})[ \t]*\((?:RN|EN|RM|HCA|HCSW|SN|NA|CNA|LPN|LVN|CNS|NP|PCW|AIN|SW|OT|PT|DN)\)"
 )
@@ -364,6 +367,9 @@ class SignatureNameDetector(_NameRule):
                 yield self.span(m.start("n"), m.end("n"), Category.NAME, "DOCTOR", 0.8, validated=True)
         for m in _ROLE_LABEL_INITIALS.finditer(text):
             if plain(m["n"]):
+                yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
+        for m in _INITIALS_BEFORE_CREDENTIAL.finditer(text):
+            if m["n"] not in encoder_words():
                 yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
         for m in _INITIALS_BEFORE_ROLE.finditer(text):
             # the role in brackets says a person signed, even where the letters spell an

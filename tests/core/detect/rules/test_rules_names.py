@@ -195,6 +195,7 @@ def test_an_initial_and_a_known_surname_in_prose():
         ("Exam date: Nov 20, 2024 16:42    Tech: RBK\n", ["RBK"]),
         ("18/11 10:20 - SB (RN). Leg ulcer L gaiter\n", ["SB"]),  # initials before a role in brackets
         ("GP action: Book telephone appt.\nTO\n", ["TO"]),  # alone on the last line, though a word
+        ("Routed to Dr. Okwuosa. - mkb, LPN\n", ["mkb"]),  # lower-case initials before a credential
         # a message thread without stamps, each line opened by its speaker
         ("przemysław: hi can i get a repeat\nkwamena: dr needs to see you first\nKT: booked w/ Dr HWANG -KT\n", ["KT", "KT"]),
     ],
