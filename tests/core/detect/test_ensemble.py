@@ -445,3 +445,18 @@ def test_a_value_completion_adds_survives_the_guards_second_look_at_what_it_chan
     e = Ensemble(cfg, {"a": Fixed(spans), "b": Fixed([s.with_(source="b") for s in spans]), "c": Fixed([])},
                  guard=ClinicalTermGuard.default())
     assert [text[s.start : s.end] for s in e.detect(text)] == ["Fonterra", "Mountain Home", "AR", "Denver", "CO"]
+
+
+def test_a_word_without_digits_that_two_models_read_differently_keeps_its_words_reading():
+    # one model: an identifier, the other: a place, the rules nothing. The tie-breaker's
+    # "identifier" was dropped by the guard (no digit), and the first name went out as written.
+    from deid_desktop.core.detect.guards import ClinicalTermGuard
+
+    text = "Patient: Abernathy-Cole, Wendell   66 y/o M   IHI 8003 6012 3456 7890\n"
+    ident = Span(*at(text, "Wendell"), Category.ID, "OTHER", 0.44, "b")
+    place = Span(*at(text, "Wendell"), Category.LOCATION, "CITY", 0.79, "c")
+    label_b = Span(*at(text, "IHI"), Category.ID, "OTHER", 0.6, "b")  # a record's label, read two ways
+    label_c = Span(*at(text, "IHI"), Category.NAME, "OTHER", 0.6, "c")
+    cfg = EnsembleConfig(strategy="majority", members=[MemberConfig(n, "fixed") for n in ("a", "b", "c")], tie_breaker="b")
+    e = Ensemble(cfg, {"a": Fixed([]), "b": Fixed([ident, label_b]), "c": Fixed([place, label_c])}, guard=ClinicalTermGuard.default())
+    assert [(text[s.start : s.end], s.category) for s in e.detect(text)] == [("Wendell", Category.LOCATION)]

@@ -15,6 +15,7 @@ from ...spans import Span, sort_spans
 from ...text import words
 from ..base import Detector
 from ..completion import complete
+from ..guards import ID_LABELS
 from .config import CategoryWeights, EnsembleConfig, Strategy, category_weights_json, load_category_weights
 from .members import build_member, is_model, runs_apart, side_by_side_threads
 from .running import run_members
@@ -178,7 +179,7 @@ class Ensemble(Detector):
         decided: list[Decision | None] = []
         for t in range(len(toks)):
             tv = {n: votes[n][t] for n in names if votes[n][t] is not None}
-            decided.append(self._decide(tv, names, strategy))
+            decided.append(self._decide(tv, names, strategy, text[toks[t][0] : toks[t][1]]))
         member_spans = {n: by_member[n] for n in names}
         if self.config.trust_validated:
             decided = accept_validated(toks, decided, member_spans)
@@ -197,7 +198,7 @@ class Ensemble(Detector):
             spans = self.propagator.propagate(text, spans)
         return spans
 
-    def _decide(self, tv: dict[str, Span], names: list[str], strategy: Strategy) -> Decision | None:
+    def _decide(self, tv: dict[str, Span], names: list[str], strategy: Strategy, word: str = "") -> Decision | None:
         if not tv:
             return None
         if strategy is Strategy.UNION:
@@ -214,8 +215,15 @@ class Ensemble(Detector):
                 counts[s.category] = counts.get(s.category, 0) + 1
             top = max(counts.values())
             cats = [c for c, k in counts.items() if k == top]
+            if len(cats) > 1 and word.isupper() and word in ID_LABELS:
+                return None  # members disagree on a record's label ("IHI", "NCPDP", "UR"): no value
+            if len(cats) > 1 and word and not any(ch.isdigit() for ch in word):
+                # a word with no digit is no number, date or age however a member read it:
+                # of the readings tied, the word's kinds are left ("Wendell" an identifier
+                # to one model and a place to the other is a place, not a dropped identifier)
+                cats = [c for c in cats if c not in _NUMBER_CATEGORIES] or cats
             precise = next((n for n in names if n in tv and n in self.rule_members), None)
-            if top == 1 and len(cats) > 1 and precise is not None:
+            if top == 1 and len(cats) > 1 and precise is not None and tv[precise].category in cats:
                 # no two members agree on what the word is, and the rules read it: their
                 # reading is the surest ("Abernathy-Cole, Wendell" a name after "Patient:" to
                 # the rules, "Wendell" an identifier to one model and a place to the other)
@@ -236,6 +244,9 @@ class Ensemble(Detector):
         cat = max(per_cat, key=per_cat.get)
         src = max((n for n in tv if tv[n].category == cat), key=lambda n: self.weight(n, cat) * tv[n].score)
         return Decision(cat, float(min(1.0, p)), src, tv[src])
+
+
+_NUMBER_CATEGORIES = frozenset({Category.ID, Category.CONTACT, Category.DATE, Category.AGE})
 
 
 def _judge_completed(guard: Any, text: str, before: list[Span], after: list[Span]) -> list[Span]:
