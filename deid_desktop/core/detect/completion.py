@@ -113,6 +113,14 @@ def _org_end(text: str, end: int) -> int | None:
 # "Hastings Hospital", where a model stopped at a letter and the rest was left in the export).
 _INITIALS_GAP = re.compile(r"\.?[ \t]?(?:[A-Z]\.[ \t]?){1,3}")
 _PLACES = (Category.ORGANIZATION, Category.LOCATION)
+_ONE_PLACE_WORD = re.compile(r"[A-Z][a-zāēīōū'’-]+")
+
+
+@lru_cache(maxsize=1)
+def _known_organisations() -> frozenset[str]:
+    from .lexicons import hospitals
+
+    return frozenset(hospitals())
 
 
 def _widen_organisations(text: str, ordered: list[Span]) -> list[Span]:
@@ -133,6 +141,19 @@ def _widen_organisations(text: str, ordered: list[Span]) -> list[Span]:
             if end is not None and (nxt is None or end <= nxt.start):
                 s = _as_organisation(s, end=end)
             prev = out[-1] if out else None
+            if (
+                prev is not None
+                and prev.category is Category.ORGANIZATION
+                and s.category is Category.ORGANIZATION
+                and text[prev.end : s.start] == ", "
+                and _ONE_PLACE_WORD.fullmatch(text, s.start, s.end)
+                and (end is None or end <= s.end)
+                and text[s.start : s.end] not in _known_organisations()
+            ):
+                # "Shakespeare Medical Practice, Burmantofts": the word after an organisation
+                # and its comma is where it is
+                out.append(s.with_(category=Category.LOCATION, fine="CITY"))
+                continue
             if prev is not None and prev.category in _PLACES and Category.ORGANIZATION in (prev.category, s.category):
                 gap = text[prev.end : s.start]
                 town_then_org = gap in (" ", "'", "’") and prev.category is Category.LOCATION and s.category is Category.ORGANIZATION

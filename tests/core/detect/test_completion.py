@@ -621,3 +621,15 @@ def test_a_persons_name_before_a_centres_word_is_the_centres_name():
     assert [(text[s.start : s.end], s.category) for s in out] == [("Barbara Davis Center", Category.ORGANIZATION)]
     seen = "Seen by Barbara Davis today"  # no such word after it: a person
     assert [s.category for s in complete(seen, [span(seen, "Barbara Davis", Category.NAME)])] == [Category.NAME]
+
+
+def test_the_one_word_after_an_organisation_and_its_comma_is_where_it_is():
+    text = "GP: Shakespeare Medical Practice, Burmantofts.\n"
+    out = complete(text, [span(text, "Shakespeare Medical Practice", Category.ORGANIZATION), span(text, "Burmantofts", Category.ORGANIZATION)])
+    assert [(text[s.start : s.end], s.category) for s in out] == [
+        ("Shakespeare Medical Practice", Category.ORGANIZATION),
+        ("Burmantofts", Category.LOCATION),
+    ]
+    two = "Suppliers: Lincare, Apria.\n"  # a list of known organisations stays organisations
+    listed = complete(two, [span(two, "Lincare", Category.ORGANIZATION), span(two, "Apria", Category.ORGANIZATION)])
+    assert [s.category for s in listed] == [Category.ORGANIZATION, Category.ORGANIZATION]
