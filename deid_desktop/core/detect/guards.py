@@ -321,8 +321,8 @@ def _is_a_habit(text: str, span: Span) -> bool:
     """A habit, not a job: "smoker", "lifelong non-smoker", "ex-drinker"."""
     if span.category != Category.PROFESSION:
         return False
-    last = text[span.start : span.end].split()[-1].casefold() if text[span.start : span.end].split() else ""
-    return last.rsplit("-", 1)[-1] in _HABITS
+    words = text[span.start : span.end].split()
+    return bool(words) and words[-1].casefold().rsplit("-", 1)[-1] in _HABITS
 
 
 _SCHOOL_YEAR = re.compile(r"Y(?:[1-9]|1[0-3])")
@@ -452,7 +452,9 @@ def _is_table_cell(text: str, span: Span) -> bool:
 ID_LABELS = frozenset(
     "NCNZ SWRB GDC GMC NMC HCPC MCNZ AHPRA NPI DEA NCPDP MRN NHI NHS UR URN CHI EMPI DVA IRD SSN TFN CRN NDIS IHI REG LIC".split()
 )
+# An age just before a lone "M" or "F" ("71 y.o. F"): the letter is the sex.
 _AGE_BEFORE_SEX = re.compile(r"\d{1,3}[ \t]*(?:y\.?o\.?|y/o|yrs?|years?(?:[ \t]+old)?)?[ \t]*$")
+# A value that goes on right after the span ("2211" of "2211-MA").
 _JOINED_AFTER = re.compile(r"[-/\w]")
 # A lab's or a specimen's label, after which a short code is the lab's number ("Lab no: AE17").
 _SPECIMEN_BEFORE = re.compile(r"\b(?i:lab|specimen|accession|sample)[ \t]*(?i:no\.?|number|#|id)?[ \t]*[:#]?[ \t]*$")
@@ -480,8 +482,11 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
     """Shapes that are never PHI whatever a model read: a piece of a clock time or a time
     range, a piece of a gene variant, a bracketed image reference after a measurement, a
     duration in years read as an age, a number of three digits or fewer read as a phone number
-    with no label before it (postcodes, which models sometimes call contacts, have four or more), and
-    a row of small table numbers read as an identifier or a phone number."""
+    with no label before it (postcodes, which models sometimes call contacts, have four or
+    more), a row of small table numbers or one cell of it read as an identifier or a phone
+    number, a clock time after a verb, a 12-hour time read as a date, an age over 125, a
+    visit's time range or a form's item code read as an identifier, a record's label alone,
+    the sex after an age, an amount with its unit written on."""
     value = text[span.start : span.end]
     if span.category in (Category.DATE, Category.AGE, Category.ID, Category.CONTACT):
         if _inside(_HGVS, text, span):
@@ -518,7 +523,9 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
             return True
     if span.category == Category.AGE and re.fullmatch(r"\d{3,5}", value) and int(value) > 125:
         return True  # "Dr notified 2250": no one's age
-    if span.category == Category.ID and (_inside(_TIME_RANGE, text, span) or _FORM_ITEM.fullmatch(value) and _FIELD_START.search(text, max(0, span.start - 4), span.start)):
+    if span.category == Category.ID and (
+        _inside(_TIME_RANGE, text, span) or (_FORM_ITEM.fullmatch(value) and _FIELD_START.search(text, max(0, span.start - 4), span.start))
+    ):
         return True  # "Visit time 0930-1115"; an OASIS item's code opening its line ("M0066 DOB:")
     if span.category == Category.ID and value.upper() in ID_LABELS:
         return True  # the label alone
@@ -828,10 +835,10 @@ def _is_service_word(word: str) -> bool:
 
 
 def _only_kind_word(text: str, span: Span) -> bool:
-    """One word that says what kind of body it is ("Hospital") or is a form's label ("Member
-    #:"), or names a department
-    ("Audiology") with no capitalised word before it ("Tri-County Urology" is a practice):
-    no organisation of anyone's."""
+    """One word that says what kind of body it is ("Hospital"), is a form's label ("Member
+    #:") or names a department ("Audiology"), or words that only name a service ("WOUND CARE
+    CLINIC"), with no capitalised word before them ("Tri-County Urology" is a practice): no
+    organisation of anyone's."""
     parts = text[span.start : span.end].split()
     if len(parts) > 1:
         # a service named only by what it does ("WOUND CARE CLINIC", "Device Clinic")

@@ -252,9 +252,10 @@ _NUMBER_CATEGORIES = frozenset({Category.ID, Category.CONTACT, Category.DATE, Ca
 def _judge_completed(guard: Any, text: str, before: list[Span], after: list[Span]) -> list[Span]:
     """What completion cut from a value the guard passed is a new value, and the guard judges
     it too ("Jewish ancestry" passed as a whole; "Jewish" alone is a people, not an
-    organisation). What completion added where nothing was, or parted from a town as its state
-    (a state after a town's comma), is judged by its context there and left alone. Each span is looked up among its neighbours
-    only, so a huge text's tens of thousands of spans cost no product of the two."""
+    organisation). What completion added where nothing was, or parted from a town as its
+    state ("Denver, CO"), is judged by its context there and left alone. Each span is looked
+    up among its neighbours only, so a huge text's tens of thousands of spans cost no
+    product of the two."""
     seen = set(before)
     starts = [b.start for b in before]  # sorted: the vote's spans come sorted
     widest = max((b.end - b.start for b in before), default=0)

@@ -59,8 +59,7 @@ class StreetAddressDetector(RuleDetector):
         for m in _STREET.finditer(text):
             # validated where the shape is an address's and nothing else's: a flat or unit
             # number before the street number ("Unit 4/19 Quandong Cl", "3/18 Wattlebird
-            # Close"), or an address label
-            # before it; the models cut "4" out of it as a date
+            # Close"), or an address label before it; the models cut "4" out as a date
             sure = bool(m["unit"] or "/" in m["number"]) or _ADDRESS_LABEL.search(text, max(0, m.start() - 24), m.start()) is not None
             found.append(self.span(m.start(), m.end(), Category.LOCATION, "STREET", 0.9, validated=sure))
             found.extend(self._tail(text, m.end()))

@@ -94,7 +94,7 @@ def plausible(text: str, start: int, end: int, allow_ordinary: bool = False) -> 
     return any(
         w in first_names() or w in surnames()
         for word in _words(text, start, end)
-        for w in (word, *word.split("-")[: 3 if "-" in word else 0])
+        for w in (word, *(word.split("-") if "-" in word else ()))
         if allow_ordinary or w not in name_words()
     )
 
@@ -301,7 +301,10 @@ _LOG_TIME = r"[ \t,]+(?:at[ \t]+|@[ \t]*)?(?:[01]?\d|2[0-3]):?[0-5]\d(?:[ \t]*(?
 _LOG_STAMP = re.compile(
     rf"(?m)^[ \t]*(?:\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}(?:{_LOG_TIME})?|\d{{1,2}}[/-]\d{{1,2}}{_LOG_TIME})[ \t]*[-–:|]?[ \t]+"
 )
-_CHAT_LINE = re.compile(r"(?m)^[ \t]*(?=(?P<who>[a-zā-ūł'’-]{2,20}|[A-Z]{2,3})(?:[ \t]+\([^)\n]{1,20}\))?[ \t]*:[ \t]+\S)")
+# A line of a message thread opened by its speaker: a first name in lower case (any
+# alphabet's letters: "przemysław:") or two or three capitals ("KT:"), perhaps with a role in
+# brackets ("doyinsola (niece):").
+_CHAT_LINE = re.compile(r"(?m)^[ \t]*(?=(?P<who>(?-i:[A-Z]{2,3})|[^\W\d_][^\W\d_'’-]{1,19})(?:[ \t]+\([^)\n]{1,20}\))?[ \t]*:[ \t]+\S)")
 _LOG_TAG = re.compile(r"(?P<n>[A-Z]{2,3}|[a-z]{2,3})[ \t]*:(?![/\d])")
 _LOG_END = re.compile(r"(?:(?<=[.!?)])[ \t]+[-–—~]?|[ \t]+[-–—~])[ \t]*(?P<n>[A-Z]{2,3})[ \t]*$|[ \t]+[-–—~][ \t]*(?P<low>[a-z]{2,3})[ \t]*$", re.M)
 _LOG_LABELS = frozenset(
@@ -395,7 +398,7 @@ class SignatureNameDetector(_NameRule):
             # a message thread without stamps, each line opened by its speaker ("przemysław:
             # hi can i get...", "KT: booked w/ Dr HWANG -KT"): three such lines or more, two
             # of them a first name in lower case (no word of the vocabulary: not "plan:")
-            chat = list(_CHAT_LINE.finditer(text))
+            chat = [m for m in _CHAT_LINE.finditer(text) if m["who"].islower() or m["who"].isupper()]
             people = sum(1 for m in chat if m["who"].islower() and m["who"] not in encoder_words())
             if len(chat) < 3 or people < 2:
                 return

@@ -24,6 +24,7 @@ _MEDICARE = re.compile(r"(?<![\w-])([2-6]\d{3})([ -]?)(\d{5})\2(\d)(?:(?:[ /-]|\
 # never issues D, F, I, Q, U or V in either letter, O second, nor the prefixes below.
 _NINO = re.compile(r"(?<![\w-])([A-Z]{2})[ ]?(\d{2})[ ]?(\d{2})[ ]?(\d{2})[ ]?([A-D])(?![\w-])")
 _NINO_NEVER = frozenset("BG GB NK KN TN NT ZZ".split())
+_NINO_LABEL = re.compile(r"\b(?:NI|NINO|national[ \t]+insurance)\b[^\n]{0,20}$", re.I)
 _ABN = re.compile(r"(?<![\w-])\d{2}[ ]?\d{3}[ ]?\d{3}[ ]?\d{3}(?![\w-])")
 _PHONE_BEFORE = re.compile(r"\b(?:ph|phone|tel|mob|mobile|cell|fax|pager|call)\b\W*$")
 
@@ -108,7 +109,7 @@ class NiNumberDetector(RuleDetector):
     def detect(self, text: str) -> list[Span]:
         out = []
         for m in _NINO.finditer(text):
-            labelled = re.search(r"\b(?:NI|NINO|national[ \t]+insurance)\b[^\n]{0,20}$", before(text, m.start(), 40), re.I) is not None
+            labelled = _NINO_LABEL.search(before(text, m.start(), 40)) is not None
             if labelled or _nino_issued(m[1]):
                 out.append(self.span(m.start(), m.end(), Category.ID, "OTHER", 0.95 if labelled else 0.85, validated=True))
         return out
