@@ -114,6 +114,7 @@ def _org_end(text: str, end: int) -> int | None:
 _INITIALS_GAP = re.compile(r"\.?[ \t]?(?:[A-Z]\.[ \t]?){1,3}")
 _PLACES = (Category.ORGANIZATION, Category.LOCATION)
 _ONE_PLACE_WORD = re.compile(r"[A-Z][a-zāēīōū'’-]+")
+_OF_END = re.compile(r"[ \t]of(?:[ \t]the)?$")
 
 
 @lru_cache(maxsize=1)
@@ -153,6 +154,9 @@ def _widen_organisations(text: str, ordered: list[Span]) -> list[Span]:
                 # "Shakespeare Medical Practice, Burmantofts": the word after an organisation
                 # and its comma is where it is
                 out.append(s.with_(category=Category.LOCATION, fine="CITY"))
+                continue
+            if prev is not None and prev.category is Category.ORGANIZATION and s.category is Category.LOCATION and _OF_END.search(text, prev.start, prev.end) and text[prev.end : s.start] == " ":
+                out[-1] = _as_organisation(prev, end=s.end, score=max(prev.score, s.score))  # "Blue Cross Blue Shield of" + "Michigan"
                 continue
             if prev is not None and prev.category in _PLACES and Category.ORGANIZATION in (prev.category, s.category):
                 gap = text[prev.end : s.start]
@@ -240,7 +244,7 @@ _NEXT_IS_CAPITAL = re.compile(r"[ \t]+[A-Z]")
 # Sailing Squadron", "worked out of Eden"): in lower case it belongs to the sentence, not the
 # name ("The Alfred" is one); so does a sentence's opening verb of residence ("Lives 4
 # Ashfield Grove").
-_LEADING_ARTICLE = re.compile(r"(?:the|a|an|of|in|at|from|to|(?:Lives|Lived|Living|Resides)(?:[ \t]+(?:at|in))?)[ \t]+(?=\S)")
+_LEADING_ARTICLE = re.compile(r"(?:the|a|an|of|in|at|from|to|near|(?:Lives|Lived|Living|Resides)(?:[ \t]+(?:at|in))?)[ \t]+(?=\S)")
 
 
 _CAPITAL_WORD_BEFORE = re.compile(r"[A-Z][\w'’-]*[ \t]+$")
@@ -340,10 +344,12 @@ _BESIDE = re.compile(r"[ \t]+[-–—]{1,2}[ \t]+|[ \t]{2,}")
 def _service_words() -> frozenset[str]:
     from .rules.organisations import GENERIC_WORDS
 
-    return frozenset(GENERIC_WORDS | {"department", "dept", "unit", "ward", "clinic", "clinics", "service", "services", "outpatients"})
+    return frozenset(GENERIC_WORDS | {"department", "dept", "unit", "ward", "clinic", "clinics", "service", "services", "outpatients", "device"})
 
 
-_DEPARTMENT_AFTER_HEAD = re.compile(r"\b(?i:Hospital|Hospitals|Infirmary|Healthcare|Trust)(?P<tail>(?:[ \t]+[A-Z][A-Za-z&-]*){1,3})$")
+_DEPARTMENT_AFTER_HEAD = re.compile(
+    r"\b(?i:Hospital|Hospitals|Infirmary|Healthcare|Trust|Institute|Center|Centre)(?P<tail>(?:[ \t]+[A-Z][A-Za-z&-]*){1,3})$"
+)
 
 
 def _generic_words(part: str) -> bool:

@@ -148,8 +148,10 @@ def _no_date_reading(value: str) -> bool:
 # could be a year ("1939-1945", "2019-2021").
 _TIME_RANGE = re.compile(
     r"(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?:\s*(?:-|–|->|to)\s*(?:[01]?\d|2[0-3]):[0-5]\d)?(?![\d:])"
-    r"|(?<![\w:/.-])(?!19|20)(?:[01]\d|2[0-3])[0-5]\d\s*(?:-|–|to)\s*(?!19|20)(?:[01]\d|2[0-3])[0-5]\d(?![\w:/.-])"
+    r"|(?<![\w:/.-])(?:(?!19|20)(?:[01]\d|2[0-3])[0-5]\d\s*(?:-|–|to)\s*(?:[01]\d|2[0-3])[0-5]\d"
+    r"|(?:[01]\d|2[0-3])[0-5]\d\s*(?:-|–|to)\s*(?!19|20)(?:[01]\d|2[0-3])[0-5]\d)(?![\w:/.-])"
 )
+# (one side that cannot be a year makes both times: a night shift "1900-0730"; "1998-2003" is years)
 # A clock time with its unit, "found at approx 0630hrs", "1400 h": no date, place or number of anyone's.
 _CLOCK_HOURS = re.compile(r"(?<![\w:/.-])(?:[01]\d|2[0-3])[0-5]\d[ \t]?(?:hrs?|h)\b")
 # The day of the week before a time: "Mon  0730-0830" of a roster is a time, not a date.
@@ -458,6 +460,10 @@ _AGE_BEFORE_SEX = re.compile(r"\d{1,3}[ \t]*(?:y\.?o\.?|y/o|yrs?|years?(?:[ \t]+
 _JOINED_AFTER = re.compile(r"[-/\w]")
 # A lab's or a specimen's label, after which a short code is the lab's number ("Lab no: AE17").
 _SPECIMEN_BEFORE = re.compile(r"\b(?i:lab|specimen|accession|sample)[ \t]*(?i:no\.?|number|#|id)?[ \t]*[:#]?[ \t]*$")
+_YEAR_MAKE = re.compile(
+    r"(?:19|20)\d\d[ \t]+(?:Honda|Toyota|Ford|Holden|Mazda|Nissan|Subaru|Hyundai|Kia|Chevrolet|Chevy|Dodge|Jeep"
+    r"|Volkswagen|VW|BMW|Mercedes|Audi|Mitsubishi|Suzuki|Tesla|Vauxhall|Skoda|Peugeot|Renault|Volvo|Lexus|GMC|Ram)\b"
+)
 _AMOUNT_WITH_UNIT = re.compile(r"\d+(?:\.\d+)?(?:g|kg|mg|mcg|ug|ml|mL|L|cm|mm|mmHg|mmol|bpm|kcal)")
 _CLOCK_12H = re.compile(r"(?:[1-9]|1[0-2])(?:[:.][0-5]\d)?[ \t]?(?i:am|pm|a\.m\.?|p\.m\.?)")
 # The item codes of a US home-health assessment (OASIS: "M0066", "GG0130").
@@ -497,6 +503,8 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
         return True
     if span.category == Category.DATE and _CLOCK_12H.fullmatch(value):
         return True  # "11pm": a time of day is no date
+    if span.category in (Category.LOCATION, Category.AGE, Category.CONTACT) and _inside(_TIME_RANGE, text, span):
+        return True  # "SHIFT NOTE 1900-0730": a shift's hours
     if span.category == Category.DATE:
         day = _WEEKDAY.match(text, span.start, span.end)
         if _inside(_TIME_RANGE, text, span if day is None else span.with_(start=day.end())):
@@ -535,6 +543,8 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
         return True  # "71 y.o. F": the sex after an age
     if span.category == Category.LOCATION and _clock_time_after_a_verb(text, span) and not _JOINED_AFTER.match(text, span.end):
         return True  # "CATT to visit 2300."; not a piece of "member 2211-MA"
+    if span.category in (Category.LOCATION, Category.ORGANIZATION, Category.NAME) and _YEAR_MAKE.match(value):
+        return True  # "lives in his car (2009 Honda Civic)": a car's year and make
     if span.category in (Category.ID, Category.CONTACT) and _AMOUNT_WITH_UNIT.fullmatch(value):
         return True  # "Wt 3640g": a measure, its unit written on
     if span.category == Category.ID and _CELLS.fullmatch(value):
@@ -627,12 +637,17 @@ def _only_function_words(text: str, span: Span) -> bool:
 # a patient lies, which no note kind here counts as an identifier and a surrogate place would
 # only garble ("Harbourside  Wilhelmina").
 _BED_OR_ROOM_PART = rf"(?i:{BED_WORDS}|ward)\.?[ \t]*(?i:no\.?[ \t]*)?\d{{1,4}}[A-Za-z]?"
+# A hospital unit by its floor and wing after "Unit" or "Ward": "Unit 6 North", "Ward 4 East".
+_UNIT_WING = re.compile(r"\d{1,2}[A-Z]?[ \t]+(?:North|South|East|West|N|S|E|W|NE|NW|SE|SW)")
+_UNIT_BEFORE = re.compile(r"\b(?i:unit|ward|floor|level|wing)[ \t]+$")
 _BED_OR_ROOM = re.compile(rf"{_BED_OR_ROOM_PART}(?:[ \t]*[,/]?[ \t]*{_BED_OR_ROOM_PART})*")  # "Ward 6B bed 12" too
 
 
 def _bed_or_room(text: str, span: Span) -> bool:
     if span.category not in (Category.LOCATION, Category.ORGANIZATION, Category.ID):
         return False
+    if _UNIT_WING.fullmatch(text, span.start, span.end) and _UNIT_BEFORE.search(text, max(0, span.start - 8), span.start):
+        return True  # "Unit 6 North"
     return _BED_OR_ROOM.fullmatch(text, span.start, span.end) is not None
 
 

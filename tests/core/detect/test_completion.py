@@ -633,3 +633,21 @@ def test_the_one_word_after_an_organisation_and_its_comma_is_where_it_is():
     two = "Suppliers: Lincare, Apria.\n"  # a list of known organisations stays organisations
     listed = complete(two, [span(two, "Lincare", Category.ORGANIZATION), span(two, "Apria", Category.ORGANIZATION)])
     assert [s.category for s in listed] == [Category.ORGANIZATION, Category.ORGANIZATION]
+
+
+def test_an_organisation_ending_in_of_takes_the_place_after_it():
+    text = "Blue Cross Blue Shield of Michigan\nAttn: Appeals"
+    out = complete(text, [span(text, "Blue Cross Blue Shield of", Category.ORGANIZATION), span(text, "Michigan", Category.LOCATION)])
+    assert [(text[s.start : s.end], s.category) for s in out] == [("Blue Cross Blue Shield of Michigan", Category.ORGANIZATION)]
+
+
+@pytest.mark.parametrize(
+    "text, value, category, expected",
+    [
+        ("Pt lives in his car near Georgetown.", "near Georgetown", Category.LOCATION, ["Georgetown"]),
+        ("Sanger Heart & Vascular Institute Device Clinic\\n", "Sanger Heart & Vascular Institute Device Clinic", Category.ORGANIZATION,
+         ["Sanger Heart & Vascular Institute"]),
+    ],
+)
+def test_a_word_of_the_sentence_or_a_clinic_beside_a_place_is_left_out(text, value, category, expected):
+    assert found(text, [span(text, value, category)]) == expected

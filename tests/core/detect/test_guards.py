@@ -727,6 +727,9 @@ def test_the_clock_times_opening_a_logs_lines_are_no_phi():
         ("Yolŋu Matha speaker, AIS interpreter attended", "Yolŋu Matha", Category.NAME),  # a language
         ("Re: Tobias Lindqvist-Mensah (Year 9), DOB 03/05/2010", "Year 9", Category.DATE),  # a school year
         ("To: Ms A Okafor, SENCo, Thomas Tallis School", "SENCo", Category.LOCATION),  # a school's role
+        ("NURSING SHIFT NOTE 1900-0730   Unit 6 North", "0730", Category.LOCATION),  # a night shift's hours
+        ("NURSING SHIFT NOTE 1900-0730   Unit 6 North", "6 North", Category.LOCATION),  # a unit by floor and wing
+        ("Pt lives in his car (2009 Honda Civic, WA plate)", "2009 Honda Civic", Category.LOCATION),  # a car
         ("Pathology | NATA Accredited | 68 Kingsness Rd", "NATA Accredited", Category.ORGANIZATION),  # an accreditation
         ("Yedin Han House Officer", "House Officer", Category.ORGANIZATION),  # a doctor's grade
         ("Amoxicillin-clav PO if able to swallow", "Amoxicillin-clav PO", Category.NAME),  # a drug and its route
@@ -751,6 +754,7 @@ def test_faiths_clock_times_table_cells_sections_and_labels_are_no_phi(guard, te
         ("Invoice M0066 from supplier", "M0066", Category.ID),  # not where a form's field begins
         ("412 Waiterimu Road, RD 1, Te Kauwhata", "RD 1", Category.LOCATION),  # a rural delivery, not a dietitian
         ("Audiology Australia member 2211-MA", "2211", Category.LOCATION),  # a piece of a number, not a time
+        ("Served 1998-2003 in the navy", "1998-2003", Category.DATE),  # years, not a shift
         ("Department of Microbiology\nLab no: AE17     Interim report", "AE17", Category.ID),  # a lab's short code
         ("Location: Dunn\nMemorial Hospice\nRequested by", "Memorial Hospice", Category.ORGANIZATION),  # a name above
     ],
