@@ -155,8 +155,15 @@ def _widen_organisations(text: str, ordered: list[Span]) -> list[Span]:
                 # and its comma is where it is
                 out.append(s.with_(category=Category.LOCATION, fine="CITY"))
                 continue
-            if prev is not None and prev.category is Category.ORGANIZATION and s.category is Category.LOCATION and _OF_END.search(text, prev.start, prev.end) and text[prev.end : s.start] == " ":
-                out[-1] = _as_organisation(prev, end=s.end, score=max(prev.score, s.score))  # "Blue Cross Blue Shield of" + "Michigan"
+            if (
+                prev is not None
+                and prev.category is Category.ORGANIZATION
+                and s.category is Category.LOCATION
+                and _OF_END.search(text, prev.start, prev.end)
+                and text[prev.end : s.start] == " "
+            ):
+                # "Blue Cross Blue Shield of" + "Michigan": the place ends the organisation's name
+                out[-1] = _as_organisation(prev, end=s.end, score=max(prev.score, s.score))
                 continue
             if prev is not None and prev.category in _PLACES and Category.ORGANIZATION in (prev.category, s.category):
                 gap = text[prev.end : s.start]
