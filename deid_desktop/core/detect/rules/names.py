@@ -459,11 +459,13 @@ _RELATIONS = _labels(
     r"|next of kin|nok|parent|twin|ex-wife|ex-husband|widow|widower|half-brother|half-sister|stepbrother"
     r"|stepsister|step-brother|step-sister|stepdad|stepmum|stepmom|step-dad|step-mum|step-mom|step-son|step-daughter"
 )
+# (A relation's possessive counts only with the name in brackets after it: "his mother's
+# (Ingrid)" is a name, "his mother's house" is not.)
 # A child named in brackets or after a comma, in lower case ("child (Rhys) fever 102"): with a
 # capital, "Child Protection" and "Baby Friendly" are names of things.
 _YOUNG = r"(?:child|kid|baby|infant|toddler|grandchild)[ \t]*[(,]"
 _RELATIVE = re.compile(
-    rf"(?<![\w-])(?:{_RELATIONS}(?![\w-])[ \t]*[,:(]?|{_YOUNG})[ \t]*(?:(?i:named|called)[ \t]+)?"
+    rf"(?<![\w-])(?:{_RELATIONS}(?![\w-])[ \t]*[,:(]?|{_RELATIONS}['’]s[ \t]*\(|{_YOUNG})[ \t]*(?:(?i:named|called)[ \t]+)?"
     rf"(?P<n>{NAME}|[{LO}]{{2,}}(?:[ \t]+[{LO}]{{2,}})?)"
 )
 # Children listed with their ages in brackets after the word for them: "3 children (Tama 9,

@@ -120,6 +120,7 @@ def test_seen_by_without_a_colon_needs_a_real_name():
         ("Her son, Tama Ngata, is NOK.", "Tama Ngata"),
         ("Patient's husband (John) is here.", "John"),
         ("mom called, child (Rhys) fever 102 since last night", "Rhys"),
+        ("With Tobias's and his mother's (Ingrid) consent, I write", "Ingrid"),  # a possessive, the name in brackets
     ],
 )
 def test_relatives(text, expected):
@@ -137,6 +138,7 @@ def test_relatives(text, expected):
         "Her daughter may call.",
         "Referred to Child Protection Services.",
         "Baby Friendly Initiative audit",
+        "Stays at his mother's house most weekends.",  # a possessive without brackets names no one
     ],
 )
 def test_relationship_words_without_a_name(text):
