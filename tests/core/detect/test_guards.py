@@ -731,6 +731,7 @@ def test_the_clock_times_opening_a_logs_lines_are_no_phi():
         ("NURSING SHIFT NOTE 1900-0730   Unit 6 North", "6 North", Category.LOCATION),  # a unit by floor and wing
         ("Pt lives in his car (2009 Honda Civic, WA plate)", "2009 Honda Civic", Category.LOCATION),  # a car
         ("Fundus (dilated)   few dot haems,   scattered", "haems", Category.NAME),  # haemorrhages
+        ("Carer: husband Doug (DVA Gold Card QX22917)", "DVA Gold", Category.NAME),  # a veterans' card
         ("Pathology | NATA Accredited | 68 Kingsness Rd", "NATA Accredited", Category.ORGANIZATION),  # an accreditation
         ("Yedin Han House Officer", "House Officer", Category.ORGANIZATION),  # a doctor's grade
         ("Amoxicillin-clav PO if able to swallow", "Amoxicillin-clav PO", Category.NAME),  # a drug and its route
