@@ -529,6 +529,7 @@ def test_a_contact_that_took_in_markup_keeps_only_its_addresses():
         ("0545 VE 5cm. MW Jo Hanratty.", "MW Jo Hanratty", Category.NAME, ["Jo Hanratty"]),  # a midwife
         ("Team: Podiatrist Arjun Nair; DE Fiona Blake.", "Podiatrist Arjun Nair", Category.NAME, ["Arjun Nair"]),  # a role
         ("Present: her tane Rawiri, daughters", "tane Rawiri", Category.NAME, ["Rawiri"]),  # te reo "husband"
+        ("Seen with Tane Walker, his brother", "Tane Walker", Category.NAME, ["Tane Walker"]),  # Tāne, a man's name
         ("Copy to: Dr M. Fahey, Redcliffe Hospital Renal", "Redcliffe Hospital Renal", Category.ORGANIZATION, ["Redcliffe Hospital"]),
         ("Caldton Healthcare NHS Trust", "Caldton Healthcare NHS Trust", Category.ORGANIZATION, ["Caldton Healthcare NHS Trust"]),
         ("a retired long-haul trucker from Muncie", "haul trucker", Category.PROFESSION, ["long-haul trucker"]),
