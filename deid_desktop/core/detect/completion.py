@@ -286,14 +286,17 @@ def _without_number_before(text: str, s: Span) -> Span:
 # EN"), a day or a time after a place ("Osaka tonite"), a label word before an identifier
 # ("lic P-884102", "NCNZ 219874"). A surrogate would replace those words too.
 _AGE_SEX = re.compile(r"(\d{1,3})(?:[MFmf]|yo|y/o|yrs?|y)")  # "68M", "91yo"
-_KIN_TITLES = r"uncle|auntie|aunty|aunt|t[ií]o|t[ií]a|nana|koro|kuia|whaea|matua|mokopuna|moko|grandma|grandpa|granny|cousin|cuz"
+# Kinship words taken in any case before a name, and those that are also people's names
+# ("Tia", "Nana", "Koro", "Moko", "Tāne", "Cousin") taken only in lower case, so "Tia Morgan"
+# keeps her first name.
+_KIN_ANY_CASE = r"uncle|auntie|aunty|aunt|tío|tía|kuia|whaea|grandma|grandpa|granny"
+_KIN_LOWER_ONLY = r"tio|tia|nana|koro|matua|mokopuna|moko|cousin|cuz|tane|tāne|wahine"
+_KIN_TITLES = rf"{_KIN_ANY_CASE}|{_KIN_LOWER_ONLY}"
 _NAME_LEAD = re.compile(
-    rf"(?i:{_KIN_TITLES})[ \t]+(?=[A-Z])"
+    rf"(?i:{_KIN_ANY_CASE})[ \t]+(?=[A-Z])|(?:{_KIN_LOWER_ONLY})[ \t]+(?=[A-Z])"
     r"|(?:CN|RN|EN|SN|HCA|NP|RM|MW|CNM|CNS|CNC|NUM|ANUM|NIC|NRP|EMT|OT|SW|PT|MO|HO|PCP|GP)[ \t]+(?=[A-Z][a-z])"
     r"|(?:Phoned|Called|Rang|Emailed|Texted|Paged|Messaged|Visited|Asked|Informed|Advised)[ \t]+(?=[A-Z][a-z])"
     r"|(?:Pt|Pts|Patient|Client|Resident)\.?:?[ \t]+(?=[A-Z])"  # "Pt DUBROVSKY, LEV A": the role, in any case after it
-    # te reo "husband", "wife" in lower case only: Tāne is also a man's name ("her tane Rawiri")
-    r"|(?:tane|tāne|wahine)[ \t]+(?=[A-Z])"
     # a care team's member by role: "Podiatrist Arjun Nair", "DE Fiona Blake"
     r"|(?:Podiatrist|Dietitian|Dietician|Physiotherapist|Physio|Pharmacist|Paramedic|Midwife|Psychologist"
     r"|Counsell?or|Interpreter|Radiographer|Sonographer|Audiologist|Optometrist|Educator|DE|CDE)[ \t]+(?=[A-Z][a-z])"

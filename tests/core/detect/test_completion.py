@@ -530,6 +530,8 @@ def test_a_contact_that_took_in_markup_keeps_only_its_addresses():
         ("Team: Podiatrist Arjun Nair; DE Fiona Blake.", "Podiatrist Arjun Nair", Category.NAME, ["Arjun Nair"]),  # a role
         ("Present: her tane Rawiri, daughters", "tane Rawiri", Category.NAME, ["Rawiri"]),  # te reo "husband"
         ("Seen with Tane Walker, his brother", "Tane Walker", Category.NAME, ["Tane Walker"]),  # Tāne, a man's name
+        ("Referred by Tia Morgan, school nurse", "Tia Morgan", Category.NAME, ["Tia Morgan"]),  # a first name, not "aunt"
+        ("staying with koro Hemi this week", "koro Hemi", Category.NAME, ["Hemi"]),  # grandfather, in lower case
         ("Copy to: Dr M. Fahey, Redcliffe Hospital Renal", "Redcliffe Hospital Renal", Category.ORGANIZATION, ["Redcliffe Hospital"]),
         ("Caldton Healthcare NHS Trust", "Caldton Healthcare NHS Trust", Category.ORGANIZATION, ["Caldton Healthcare NHS Trust"]),
         ("a retired long-haul trucker from Muncie", "haul trucker", Category.PROFESSION, ["long-haul trucker"]),
