@@ -25,7 +25,7 @@ from typing import Iterable
 
 from ..categories import Category
 from ..spans import Span, sort_spans
-from .guards import CREDENTIALS, DATE_THEN_TIME, DEPARTMENT, ID_LABELS, job_end, log_times
+from .guards import CREDENTIALS, DATE_THEN_TIME, DEPARTMENT, ID_LABELS, job_end, log_times, service_words
 from .rules.common import unit_follows
 from .rules.postcodes import STATE_ABBR
 from .rules.web import EMAIL
@@ -314,7 +314,6 @@ _PLACE_TIME_END = re.compile(
 )
 # A registration body's or a record's label in capitals, or a short label in lower case
 # ("lic", "reg"). Not any capitals: "LGC 4401-0072" is written so, the letters and all.
-_ID_LABELS = sorted(ID_LABELS)
 # A label before an address or a number: "E reception@...", "T 07 306", "email marta.wt@...".
 _CONTACT_LABEL_LEAD = re.compile(r"(?:[ETMFPW]|(?i:e-?mail|ph|phone|tel|mob|mobile|cell|fax))[:.]?[ \t]+(?=[\w(+])")
 # Lower-case words after the word that ends an organisation's name: "... Medical Center
@@ -328,7 +327,7 @@ _LOWER_AFTER_HEAD = re.compile(
 _LOWER_TAIL = re.compile(
     r"[A-Z][\w'’-]*(?P<tail>(?:[ \t]+(?!(?:north|south|east|west|de|la|du|da|di|van|von|y)\b)[a-z]{3,})+)$"
 )
-_ID_LABEL_LEAD = re.compile(r"(?:[a-z]{2,5}\.?|(?:" + "|".join(_ID_LABELS) + r")\b\.?:?)[ \t]+(?=\S*\d)")
+_ID_LABEL_LEAD = re.compile(r"(?:[a-z]{2,5}\.?|(?:" + "|".join(sorted(ID_LABELS)) + r")\b\.?:?)[ \t]+(?=\S*\d)")
 
 
 # A word after a date that is no part of it ("16/09 Wt 3480", "2/10 Pt"): anything but a
@@ -356,10 +355,14 @@ _BESIDE = re.compile(r"[ \t]+[-–—]{1,2}[ \t]+|[ \t]{2,}")
 
 
 @lru_cache(maxsize=1)
-def _service_words() -> frozenset[str]:
+def _service_after_head() -> frozenset[str]:
+    """The words that name a hospital's service after its name ("Redcliffe Hospital Renal"):
+    the organisation rule's generic words and a ward's, not the kinds of body among the
+    service words ("... Healthcare NHS Trust" keeps its "NHS Trust", "... Hospital Group" its
+    "Group")."""
     from .rules.organisations import GENERIC_WORDS
 
-    return frozenset(GENERIC_WORDS | {"department", "dept", "unit", "ward", "clinic", "clinics", "service", "services", "outpatients", "device"})
+    return frozenset(GENERIC_WORDS) | frozenset("department dept unit ward clinic clinics service services outpatients device".split())
 
 
 _DEPARTMENT_AFTER_HEAD = re.compile(
@@ -369,23 +372,14 @@ _DEPARTMENT_AFTER_HEAD = re.compile(
 
 def _generic_words(part: str) -> bool:
     words = [w.casefold() for w in re.findall(r"[^\W\d_][\w'’&-]*", part)]
-    return bool(words) and all(w in _department_words() or w in ("&", "and", "of") for w in words)
-
-
-@lru_cache(maxsize=1)
-def _department_words() -> frozenset[str]:
-    from .guards import _kind_words
-    from .rules.organisations import GENERIC_WORDS
-
-    extra = "wing sciences science cellular infection lab labs gp doctor doctors nursing district ward team clinic clinics"
-    return frozenset(GENERIC_WORDS) | _kind_words() | frozenset(extra.split())
+    return bool(words) and all(w in service_words() for w in words)
 
 
 def _without_department_beside(text: str, s: Span) -> Span:
     seps = list(_BESIDE.finditer(text, s.start, s.end))
     if not seps:
         m = _DEPARTMENT_AFTER_HEAD.search(text, s.start, s.end)
-        if m is not None and all(w.casefold() in _service_words() for w in m["tail"].split()):
+        if m is not None and all(w.casefold() in _service_after_head() for w in m["tail"].split()):
             return s.with_(end=m.start("tail"))  # "Redcliffe Hospital Renal": the ward's service
         return s
     last, first = seps[-1], seps[0]

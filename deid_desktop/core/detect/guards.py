@@ -421,7 +421,8 @@ def log_times(text: str) -> frozenset[tuple[int, int]]:
     return frozenset((a, b) for a, b, _ in found)
 
 
-def _opens_a_line(text: str, at: int) -> bool:
+def opens_a_line(text: str, at: int) -> bool:
+    """Whether only spaces or tabs stand between the start of its line and ``at``."""
     i = at
     while i > 0 and text[i - 1] in " \t":
         i -= 1
@@ -839,14 +840,23 @@ _FIELD_LABEL_AFTER = re.compile(r"[ \t]*(?:#|No\.?|Number|ID)?[ \t]*:")
 
 # A capitalised word just before, on the same line or the one above: "Dunn\nMemorial Hospice".
 _NAME_LINE_BEFORE = re.compile(r"[A-Z][\w'’-]*[ \t]*\n?[ \t]*$")
-_SERVICE_EXTRA = frozenset("& and of pre-op assessment device infection sciences science".split())
+_SERVICE_EXTRA = "& and of pre-op assessment device infection sciences science cellular wing lab labs gp doctor doctors"
+
+
+@lru_cache(maxsize=1)
+def service_words() -> frozenset[str]:
+    """Words that name what a service does or what kind of body it is, never whose it is:
+    the organisation rule's generic words, the surrogate lists' kinds of organisation, and a
+    few department words ("Blood Sciences", "Hospital Wing", "Pre-op Assessment Clinic").
+    One set for the guard ("WOUND CARE CLINIC" alone) and for completion (a department
+    beside an organisation's name)."""
+    from .rules.organisations import GENERIC_WORDS
+
+    return frozenset(GENERIC_WORDS) | _kind_words() | frozenset(_SERVICE_EXTRA.split())
 
 
 def _is_service_word(word: str) -> bool:
-    from .rules.organisations import GENERIC_WORDS
-
-    w = word.strip(".,:;()'’").casefold()
-    return w in _kind_words() or w in GENERIC_WORDS or w in _SERVICE_EXTRA or DEPARTMENT_WORD.fullmatch(word) is not None
+    return word.strip(".,:;()'’").casefold() in service_words() or DEPARTMENT_WORD.fullmatch(word) is not None
 
 
 def _only_kind_word(text: str, span: Span) -> bool:
@@ -957,7 +967,7 @@ class ClinicalTermGuard:
 
     def filter(self, text: str, spans: Iterable[Span]) -> list[Span]:
         spans = [_age_after_birth_date(text, s) for s in spans]
-        times = log_times(text) if any(_opens_a_line(text, s.start) for s in spans) else frozenset()
+        times = log_times(text) if any(opens_a_line(text, s.start) for s in spans) else frozenset()
         return [
             s for s in spans
             if (s.start, s.end) not in times

@@ -222,8 +222,8 @@ class Ensemble(Detector):
                 # of the readings tied, the word's kinds are left ("Wendell" an identifier
                 # to one model and a place to the other is a place, not a dropped identifier)
                 cats = [c for c in cats if c not in _NUMBER_CATEGORIES] or cats
-            precise = next((n for n in names if n in tv and n in self.rule_members), None)
-            if top == 1 and len(cats) > 1 and precise is not None and tv[precise].category in cats:
+            precise = next((n for n in names if n in tv and n in self.rule_members), None) if top == 1 and len(cats) > 1 else None
+            if precise is not None and tv[precise].category in cats:
                 # no two members agree on what the word is, and the rules read it: their
                 # reading is the surest ("Abernathy-Cole, Wendell" a name after "Patient:" to
                 # the rules, "Wendell" an identifier to one model and a place to the other)

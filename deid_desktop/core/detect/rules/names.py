@@ -15,7 +15,7 @@ from typing import Iterator
 from ...categories import Category
 from ...spans import Span
 from ..base import register
-from ..guards import BED_WORDS, CREDENTIALS, DEPARTMENT_WORD, TITLE_WORD
+from ..guards import BED_WORDS, CREDENTIALS, DEPARTMENT_WORD, TITLE_WORD, opens_a_line
 from ..lexicons import clinical_acronyms, encoder_words, first_names, name_words, not_names, surnames
 from .common import LO, UP, RuleDetector, after, before, keep_longest, trie_regex
 
@@ -261,13 +261,6 @@ _SIGNOFF_INITIALS = re.compile(r"(?m)(?:^[ \t]*[-–—~]?[ \t]*|(?<=[.!?)])[ \t
 _CLOSING_WORDS = frozenset("OK END NB PS FYI NIL NAD".split())
 
 
-def _opens_line(text: str, at: int) -> bool:
-    i = at
-    while i > 0 and text[i - 1] in " \t":
-        i -= 1
-    return i == 0 or text[i - 1] == "\n"
-
-
 _AFTER_SIGNOFF = re.compile(r"[ \t]*(?:\Z|\n[ \t]*(?:\n|\Z|[-=_*~]{3,}))")
 # A letter's typist in brackets after the dictation or typing date, "Typed: 18/10/2024 (sw)",
 # and a UK letter's reference of the author's and the typist's initials, "Our ref: IOH/sw".
@@ -362,7 +355,7 @@ class SignatureNameDetector(_NameRule):
             # ("...Book telephone appt.\nTO"), though not a closing word ("OK", "END")
             if m["n"] in _CLOSING_WORDS:
                 continue
-            last = not text[m.end() :].strip() and _opens_line(text, m.start("n"))
+            last = not text[m.end() :].strip() and opens_a_line(text, m.start("n"))
             if m.start("n") > 0 and plain(m["n"], dashed or last) and _AFTER_SIGNOFF.match(text, m.end()):
                 yield self.span(m.start("n"), m.end("n"), Category.NAME, "DOCTOR", 0.8, validated=True)
         for m in _INITIALS_BEFORE_NUMBER.finditer(text):
