@@ -38,8 +38,10 @@ from .windows import (
     explained_by,
     detect_windowed,
     in_cores,
+    ocr_fold,
     output_position,
     propagate_windowed,
+    read_back_by_ocr,
     rescan_regions,
     squash,
     residual_findings_near,
@@ -99,7 +101,7 @@ class FileResult:
 
 
 def residual_findings(
-    out_text: str, detected: Sequence[Span], replacements: Sequence[Replacement]
+    out_text: str, detected: Sequence[Span], replacements: Sequence[Replacement], read_by_ocr: Sequence[tuple[int, int]] = ()
 ) -> list[dict[str, Any]]:
     """Detections in the exported text that are not one of the values just written.
 
@@ -107,12 +109,19 @@ def residual_findings(
     text lies inside a written surrogate, or holds one or overlaps one with only words that
     name no one beside it (a detector may take "Dr" along with the surrogate name), line
     breaks and runs of spaces counting as one space: a PDF read back lays a surrogate out
-    on its own line where the value it replaced was broken across two."""
+    on its own line where the value it replaced was broken across two.
+
+    ``read_by_ocr``: where the output's text was read back by OCR (its words' ranges,
+    sorted), as a picture in a Word file is. A surrogate painted there comes back with
+    OCR's misreadings ("ZQY63DY" as "ZQY630Y", "D" for "0"): a finding there is compared
+    with the surrogates with the characters OCR confuses made one (``windows.ocr_fold``)."""
     written = [squash(r.new_text) for r in replacements if r.new_text.strip()]
     found = []
     for s in detected:
         t = squash(out_text[s.start : s.end])
         if explained_by(t, written):
+            continue
+        if read_by_ocr and read_back_by_ocr(read_by_ocr, s.start, s.end) and explained_by(t, written, ocr_fold):
             continue
         found.append({"category": s.category.value, "start": s.start, "end": s.end, "score": round(s.score, 3)})
     return found
@@ -364,14 +373,17 @@ class Deidentifier:
             result.image_boxes_redacted = written.image_boxes_redacted
             if self.rescan:
                 # pictures of a Word output are read again by OCR: what was painted is checked
-                out_text = load_document(written.path, ocr=self.ocr).text
+                out_doc = load_document(written.path, ocr=self.ocr)
+                out_text = out_doc.text
+                read_by_ocr = sorted((g.start, g.end) for g in out_doc.segments if "conf" in g.locator)
+                del out_doc
                 huge = self.is_huge(doc.text) or self.is_huge(out_text)
                 if self.mode is ExportMode.SURROGATE:
                     found = self.rescan_detect(doc.text, out_text, reps, detected)
                     # each finding against every surrogate is the product of two counts that
                     # grow with the text: past a few hundred values, only those written near it
                     find = residual_findings_near if huge or len(reps) > NEAR_ONLY_ABOVE else residual_findings
-                    result.rescan_findings = find(out_text, found, reps)
+                    result.rescan_findings = find(out_text, found, reps, read_by_ocr=read_by_ocr)
                 # a value written as itself on purpose (an age up to the cap) is no leak
                 changed = [r for r in reps if normalise_key(r.new_text) != normalise_key(doc.text[r.start : r.end])]
                 if huge:

@@ -43,29 +43,57 @@ def squash(text: str) -> str:
     return " ".join(text.split())
 
 
-def explained_by(finding: str, surrogates: Iterable[str]) -> bool:
+# Characters OCR takes for one another (Tesseract on a surrogate drawn into a picture or a
+# page): each class read as its first member, after case folding. Letters and digits only,
+# so a word's edges stay where they were.
+_OCR_ALIKE = str.maketrans(
+    {c: k for k, cs in {"0": "odq", "1": "il", "2": "z", "4": "a", "5": "s", "6": "g", "7": "t", "8": "b"}.items() for c in cs}
+)
+
+
+def ocr_fold(text: str) -> str:
+    """``text`` with the letters and digits OCR confuses ("0"/"O"/"D", "1"/"I"/"l", "5"/"S",
+    "8"/"B", "2"/"Z", "4"/"A", "6"/"G", "7"/"T") made one, and in one case: how a re-scan
+    finding read back by OCR is compared with the surrogate that was painted there. The
+    same length as ``text``, each character in its place."""
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in text).translate(_OCR_ALIKE)
+
+
+def explained_by(finding: str, surrogates: Iterable[str], fold: Callable[[str], str] | None = None) -> bool:
     """Whether a re-scan finding is what the export wrote there: inside one surrogate, or
     made of surrogates (whole, or the first or last words of one at its edges) with nothing
     else but words that name no one ("Dr", "Pt", "Results", a field's label: ``_PLAIN``).
     A surname left beside a replaced first name ("Jane Kowalczyk" where only "Mary" was
     replaced) is a finding; so is any other word the surrogates do not explain. Texts with
-    white space squashed."""
-    surrogates = sorted({w for w in surrogates if w}, key=len, reverse=True)
-    if any(finding in w for w in surrogates):
+    white space squashed.
+
+    ``fold``: compare the finding and the surrogates as ``fold`` gives them (``ocr_fold``
+    where the finding was read back by OCR, which reads "ZQY63DY" as "ZQY630Y"); it keeps
+    each character in its place, and the words left over are judged as written."""
+    key_of = fold or (lambda text: text)
+    keys = sorted({key_of(w) for w in surrogates if w}, key=len, reverse=True)
+    key, rest = key_of(finding), finding
+    if len(key) != len(rest):
+        key, keys = rest, sorted({w for w in surrogates if w}, key=len, reverse=True)
+    if any(key in w for w in keys):
         return True
-    rest, explained = finding, False
-    for w in surrogates:
-        if w in rest:
-            rest, explained = rest.replace(w, " "), True
-    for w in surrogates:
-        for k in range(min(len(rest), len(w)) - 1, 2, -1):
+    explained = False
+    for w in keys:
+        i = key.find(w)
+        while i >= 0:
+            blank = " " * len(w)
+            key, rest = key[:i] + blank + key[i + len(w) :], rest[:i] + blank + rest[i + len(w) :]
+            explained = True
+            i = key.find(w, i + len(w))
+    for w in keys:
+        for k in range(min(len(key), len(w)) - 1, 2, -1):
             # whole words only: the surrogate's first words ending the finding, or its
             # last words opening it
-            if rest.endswith(w[:k]) and _edge(w, k) and _edge(rest, len(rest) - k):
-                rest, explained = rest[:-k], True
+            if key.endswith(w[:k]) and _edge(w, k) and _edge(key, len(key) - k):
+                key, rest, explained = key[:-k], rest[:-k], True
                 break
-            if rest.startswith(w[-k:]) and _edge(w, len(w) - k) and _edge(rest, k):
-                rest, explained = rest[k:], True
+            if key.startswith(w[-k:]) and _edge(w, len(w) - k) and _edge(key, k):
+                key, rest, explained = key[k:], rest[k:], True
                 break
     return explained and all(_plain(w) for w in _WORD.findall(rest))
 
@@ -170,13 +198,24 @@ def _output_offsets(replacements: Sequence[Replacement]) -> list[tuple[int, int]
     return out
 
 
+def read_back_by_ocr(ranges: Sequence[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether ``start``-``end`` of an output touches text OCR read back (``ranges``: the
+    output's OCR'd words, sorted and apart)."""
+    i = bisect_left(ranges, (end, end)) - 1
+    return i >= 0 and ranges[i][1] > start
+
+
 def residual_findings_near(
-    out_text: str, detected: Sequence[Span], replacements: Sequence[Replacement], reach: int = OVERLAP_CHARS
+    out_text: str,
+    detected: Sequence[Span],
+    replacements: Sequence[Replacement],
+    reach: int = OVERLAP_CHARS,
+    read_by_ocr: Sequence[tuple[int, int]] = (),
 ) -> list[dict[str, Any]]:
     """``pipeline.residual_findings`` for a huge output: a re-scan finding is expected when
     its text is a surrogate just written, or a surrogate written within ``reach``
     characters of it explains it (``explained_by``). Comparing every finding with every
-    surrogate of the file took the product of the two."""
+    surrogate of the file took the product of the two. ``read_by_ocr``: as there."""
     reps = sorted(replacements, key=lambda r: r.start)
     where = _output_offsets(reps)
     starts = [a for a, _ in where]
@@ -189,6 +228,8 @@ def residual_findings_near(
         lo, hi = bisect_left(starts, s.start - reach), bisect_right(starts, s.end + reach)
         near = [squash(reps[i].new_text) for i in range(lo, hi) if reps[i].new_text.strip()]
         if explained_by(t, near):
+            continue
+        if read_by_ocr and read_back_by_ocr(read_by_ocr, s.start, s.end) and explained_by(t, near, ocr_fold):
             continue
         found.append({"category": s.category.value, "start": s.start, "end": s.end, "score": round(s.score, 3)})
     return found

@@ -284,3 +284,42 @@ def test_a_surrogate_explains_a_finding_only_by_whole_words():
     assert not explained_by("Mr Kowalczyk", ["Bartkowalczyk"])
     assert not explained_by("Dr Kowalczyk Smith", ["Smith Ltd", "Abcd"])
     assert not explained_by("Mr Ngatai", ["Tai Walker"])
+
+
+def test_a_surrogate_read_back_by_ocr_with_a_misread_character_is_no_finding():
+    """A Word picture's NHI was painted over with the surrogate "ZQY63DY"; the re-scan's
+    OCR read it back as "ZQY630Y" ("D" for "0") and the rules found that as an ID. It is
+    the surrogate, not a value left behind: the steward was told to review a clean file
+    (seen in CI on one random key). The same text outside what OCR read, the original
+    value, and a name beside the misread surrogate are still findings."""
+    from deid_desktop.core.categories import Category
+    from deid_desktop.core.documents import Replacement
+    from deid_desktop.core.pipeline import residual_findings
+    from deid_desktop.core.spans import Span
+    from deid_desktop.core.windows import residual_findings_near
+
+    body = "Clinic note.\n\nNHI: "
+    out = body + "ZQY630Y\nPatient: Ngaio Pohatu"
+    at = len(body)
+    reps = [Replacement(at, at + 7, "ZQY63DY", "ID")]  # the value the export painted
+    misread = [Span(at, at + 7, Category.ID)]
+    ocr_words = [(0, 6), (7, 12), (14, 18), (at, at + 7), (at + 8, at + 16)]
+    for find in (residual_findings, residual_findings_near):
+        assert find(out, misread, reps, read_by_ocr=ocr_words) == []
+        assert len(find(out, misread, reps)) == 1  # typed text: OCR misread nothing there
+    for find in (residual_findings, residual_findings_near):
+        leak = "Clinic note.\n\nNHI: ZAC5361\nPatient: Ngaio Pohatu"
+        assert len(find(leak, misread, reps, read_by_ocr=ocr_words)) == 1
+        wider = [Span(at - 5, len(out), Category.ID)]
+        assert len(find(out, wider, reps, read_by_ocr=[(0, len(out))])) == 1
+
+
+def test_ocr_fold_keeps_each_character_in_its_place():
+    from deid_desktop.core.windows import explained_by, ocr_fold
+
+    for text in ("ZQY63DY", "İstanbul Straße", "O'Brien-Lloyd 0I5"):
+        assert len(ocr_fold(text)) == len(text)
+    assert ocr_fold("ZQY63DY") == ocr_fold("2QY630Y") == ocr_fold("zqy63dy")
+    # the words left beside a misread surrogate are judged as written: "Dr" names no one
+    assert explained_by("Dr Ng4io P0hatu", ["Ngaio Pohatu"], ocr_fold)
+    assert not explained_by("Mr Kowa1czyk Ng4io", ["Ngaio Pohatu"], ocr_fold)
