@@ -47,6 +47,7 @@ _VALUE = re.compile(
 _CODE = re.compile(r"[A-Z]{2,4}\d{2,}[A-Z]*")
 _SPECIMEN_LABEL = re.compile(r"(?i:lab|specimen|accession|sample)")
 _DATE_LIKE = re.compile(r"\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}")
+_DIGIT_ALIKE = frozenset("ODQIlSBZG")
 _VEHICLE_BEFORE = re.compile(r"\b(?:car|vehicle|motor|van|truck|ute|bike|motorcycle)\s*$")
 
 
@@ -66,6 +67,10 @@ class RecordNumberDetector(RuleDetector):
             if _DATE_LIKE.fullmatch(value) or unit_follows(text, v.end("v")):
                 continue
             digits = sum(c.isdigit() for c in value)
+            if 0 < digits < 3 and index < 4 and " " not in value and len(value) >= 6:
+                # a record's own label (MRN, NHI, NHS...): letters a scan's OCR reads for
+                # digits count with them ("ZGCO4PL", an NHI read with "O" for "0")
+                digits += sum(c in _DIGIT_ALIKE for c in value)
             # capitals and digits of a lab's or a record's own shape count with two digits
             # ("Lab no: AE17"); a plain number needs three ("ID 2 doses" is none)
             if (digits < 3 and not _CODE.fullmatch(value)) or (" " in value and digits < 6):

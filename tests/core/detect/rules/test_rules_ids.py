@@ -81,6 +81,26 @@ def test_labels_without_identifiers_find_nothing(text):
     assert texts("record_number", text) == []
 
 
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("NHI: ZGCO4PL", ("ZGCO4PL", "MRN")),  # a scan's "0" read as "O"
+        ("MRN: 5B2OIS", ("5B2OIS", "MRN")),
+        ("Acct no. AB8OI7", ("AB8OI7", "ACCOUNT")),
+    ],
+)
+def test_a_record_number_a_scan_misread_is_still_found_after_its_label(text, expected):
+    """OCR of a scanned form reads some digits as the letters they look like; the label
+    still says what the value is. Before, "NHI: ZGCO4PL" had one digit left and went out
+    as written."""
+    assert labelled("record_number", text) == [expected]
+
+
+@pytest.mark.parametrize("text", ["Ref: ZGCO4PL", "MRN: B12 given", "Policy 2 SOBOLD"])
+def test_letters_like_digits_count_only_after_a_records_own_label_and_beside_a_digit(text):
+    assert texts("record_number", text) == []
+
+
 def test_valid_nhs_number_is_found_without_a_label_and_invalid_only_with_one():
     found = run("nhs_number", "Ref 943 476 5919 and 943 476 5918.")
     assert [s.fine for s in found] == ["MRN"] and found[0].score >= 0.9
