@@ -27,6 +27,7 @@ from ..categories import Category
 from ..spans import Span, sort_spans
 from .guards import CREDENTIALS, DATE_THEN_TIME, DEPARTMENT, ID_LABELS, job_end, log_times, service_words
 from .rules.common import unit_follows
+from .rules.addresses import STREET
 from .rules.postcodes import STATE_ABBR
 from .rules.web import EMAIL
 
@@ -604,7 +605,8 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
         for s in ordered
         for f in _field_parts(text, s)
         for n in _name_parts(text, f)
-        for q in _town_and_state(text, n)
+        for t in _street_and_town(text, n)
+        for q in _town_and_state(text, t)
         for p in _pair_parts(text, _without_annotation_extras(text, q))
     )
     ordered = _whole_identifier_tokens(text, ordered)
@@ -708,6 +710,25 @@ def _town_and_state(text: str, s: Span) -> list[Span]:
         s.with_(end=m.end("town"), category=Category.LOCATION, fine="CITY"),
         s.with_(start=m.start("state"), category=Category.LOCATION, fine="STATE"),
     ]
+
+
+# A street and its town read as one place ("220 Market St Ste 4, Sunbury"): annotated, and
+# replaced, as two. Only where what stands before the comma is a street with its number (and
+# a unit after it) and what follows is a town's capitalised words: "Flat 6, Penwarden House,
+# 22 Penhallow Mews" is one address.
+_STREET_THEN_TOWN = re.compile(
+    rf"(?P<street>{STREET.pattern}(?:[ \t,]+(?i:apt|apartment|unit|suite|ste|#)\.?[ \t]*#?[ \t]*\d{{1,4}}[A-Za-z]?)?)"
+    r",[ \t]+(?P<town>[A-Z][a-zāēīōū'’-]+(?:[ \t][A-Z][a-zāēīōū'’-]+){0,2})"
+)
+
+
+def _street_and_town(text: str, s: Span) -> list[Span]:
+    if s.category is not Category.LOCATION or "," not in text[s.start : s.end]:
+        return [s]
+    m = _STREET_THEN_TOWN.fullmatch(text, s.start, s.end)
+    if m is None or STREET.search(m["town"]) is not None:
+        return [s]
+    return [s.with_(end=m.end("street"), fine="STREET"), s.with_(start=m.start("town"), fine="CITY")]
 
 
 # The state after a town and its comma that no member marked ("Mountain Home, AR;",

@@ -189,6 +189,10 @@ CREDENTIALS = (
     "MRCGP", "MRCS", "DPhil", "APRN", "LPN", "CNP", "PharmD", "DDS", "DMD", "DPT", "BPharm", "BPhty",
     "M.Div.", "MDiv", "D.Min.", "BCC", "LCSW", "LICSW", "LMSW", "MSW", "PsyD", "DPM", "CNM", "CRNA", "FRCOphth",
     "FRCR", "FRCPath", "MRCPsych", "CCC-SLP", "MPH",
+    # colleges' fellowships and memberships of Australia, New Zealand, the UK and Ireland
+    "FRANZCR", "FRANZCOG", "FACEM", "FCICM", "FAFRM", "FAChPM", "FACD", "FACRRM", "FRCPCH", "FRCOG",
+    "MRCOG", "FRCEM", "FFICM", "FRCPsych", "FRCPI", "FRCSI", "MRCPI", "FRCGP", "FDSRCS", "FAAP", "FACC",
+    "FACOG", "FACR", "RDMS", "RDCS", "RVT", "MLS(ASCP)",
 )
 _CREDENTIAL_KEYS = frozenset(c.replace(".", "").replace(" ", "").casefold() for c in CREDENTIALS)
 _CREDENTIAL_PARTS = re.compile(r"[^\s,;/]+")

@@ -566,6 +566,29 @@ def test_a_town_and_its_state_read_as_one_are_two_places(text, value, category):
     ]
 
 
+@pytest.mark.parametrize(
+    "text, value, street, town",
+    [
+        ("From: Rheumatology, 220 Market St Ste 4, Sunbury, PA 17801", "220 Market St Ste 4, Sunbury", "220 Market St Ste 4", "Sunbury"),
+        ("Lives alone at 12 Bellbird Cres, Dungog NSW 2420.", "12 Bellbird Cres, Dungog", "12 Bellbird Cres", "Dungog"),
+    ],
+)
+def test_a_street_and_its_town_read_as_one_are_two_places(text, value, street, town):
+    out = complete(text, [span(text, value, Category.LOCATION)])
+    assert [(text[s.start : s.end], s.fine) for s in out][:2] == [(street, "STREET"), (town, "CITY")]
+
+
+def test_an_address_of_a_flat_and_a_building_is_left_whole():
+    text = "Address: Flat 6, Penwarden House, 22 Penhallow Mews, Lostwithiel"
+    value = "Flat 6, Penwarden House, 22 Penhallow Mews"
+    assert found(text, [span(text, value, Category.LOCATION)]) == [value]
+
+
+def test_a_colleges_fellowship_after_a_name_is_left_out():
+    text = "Reported by: Dr Tomasz Wierzbicki FRANZCR   Typed: kl"
+    assert found(text, [span(text, "Tomasz Wierzbicki FRANZCR", Category.NAME)]) == ["Tomasz Wierzbicki"]
+
+
 def test_an_organisation_ending_in_a_state_like_word_is_left_whole():
     text = "Seen at Mayo Clinic MN today"  # an organisation's own word before the letters
     assert found(text, [span(text, "Mayo Clinic MN", Category.ORGANIZATION)]) == ["Mayo Clinic MN"]

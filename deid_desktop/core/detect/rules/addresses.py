@@ -23,7 +23,7 @@ _UNIT = r"(?P<unit>(?:Flat|Unit|Apt|Apartment|Suite|Ste|Level|Lvl|Villa|Shop)\.?
 _ADDRESS_LABEL = re.compile(r"(?i:\b(?:address|addr|residence|resides at|lives at|home address)[ \t]*[:.-]?[ \t]*)$")
 _NUMBER = r"\d{1,5}[A-Za-z]?(?:[ \t]*[-–/][ \t]*\d{1,5}[A-Za-z]?)?"
 _NAME_WORD = rf"(?:[{UP}][{LO}'’]*\.?|[{UP}]{{2,}})"
-_STREET = re.compile(
+STREET = re.compile(
     rf"(?<![\w/.-])(?:{_UNIT})?(?P<number>{_NUMBER})[ \t]+(?:{_NAME_WORD}[ \t]+){{1,4}}{_SUFFIX}"
     rf"(?:[ \t]+(?:North|South|East|West|N|S|E|W|NE|NW|SE|SW)\b)?"
 )
@@ -56,7 +56,7 @@ _TAIL_PART = re.compile(
 class StreetAddressDetector(RuleDetector):
     def detect(self, text: str) -> list[Span]:
         found: list[Span] = []
-        for m in _STREET.finditer(text):
+        for m in STREET.finditer(text):
             # validated where the shape is an address's and nothing else's: a flat or unit
             # number before the street number ("Unit 4/19 Quandong Cl", "3/18 Wattlebird
             # Close"), or an address label before it; the models cut "4" out as a date
