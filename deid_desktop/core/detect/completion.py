@@ -568,6 +568,25 @@ def _without_department(text: str, s: Span) -> Span:
 # A name or a place has its letters on both sides of an apostrophe ("Bo'ness", "O'Rourke",
 # "D'Arcy"): a span that stops at it leaves the rest of the word in the export. Not a
 # possessive or a contraction ("Smith's", "John'll").
+# A first initial before a surname the vote kept without it ("Doctor's signature: R
+# Bhattacharjee", "Seen by: K Patel"): after a label's colon, a title, or at a line's start
+# (not "A" or "I" there, which open sentences).
+_INITIAL_BEFORE = re.compile(
+    r"(?:(?:(?<=:)|(?<=\bDr)|(?<=\bMr)|(?<=\bMrs)|(?<=\bMs)|(?<=\bMx)|(?<=\bMiss)|(?<=\bProf)|(?<=\b(?:Dr|Mr|Ms|Mx)\.)|(?<=\bMrs\.))[ \t]+"
+    r"|^(?=[B-HJ-Z]))(?P<i>[A-Z])\.?[ \t]+$",
+    re.M,
+)
+
+
+def _with_initial_before(text: str, s: Span, prev: Span | None) -> Span:
+    if not text[s.start : s.start + 2].istitle() or not text[s.start + 1 : s.start + 2].isalpha():
+        return s
+    m = _INITIAL_BEFORE.search(text, max(0, s.start - 16), s.start)
+    if m is None or (prev is not None and prev.end > m.start("i")):
+        return s
+    return s.with_(start=m.start("i"))
+
+
 _APOSTROPHE = "'\u2019"
 _WORD_AFTER = re.compile(r"[^\W\d_]+")
 _CONTRACTIONS = frozenset("s ll re ve d t m".split())
@@ -628,6 +647,7 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
         if s.category is Category.DATE:
             s = _without_time(text, s)
         if s.category is Category.NAME:
+            s = _with_initial_before(text, s, out[-1] if out else None)
             s = _without_greeting(text, s)
             s = _without_trailing_words(text, s)
             s = _without_next_label(text, s)

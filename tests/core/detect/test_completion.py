@@ -584,6 +584,20 @@ def test_an_address_of_a_flat_and_a_building_is_left_whole():
     assert found(text, [span(text, value, Category.LOCATION)]) == [value]
 
 
+@pytest.mark.parametrize(
+    "text, value, expected",
+    [
+        ("Doctor's signature: R Bhattacharjee   Date of statement", "Bhattacharjee", "R Bhattacharjee"),
+        ("Seen by Dr K. Patel today", "Patel", "K. Patel"),
+        ("notes\nB. Jones came in", "Jones", "B. Jones"),
+        ("A Smith & Nephew plate", "Smith", "Smith"),  # "A" opens a sentence
+        ("notes: AB Jones", "Jones", "Jones"),  # two letters: no initial
+    ],
+)
+def test_a_first_initial_the_vote_left_before_a_surname_joins_it(text, value, expected):
+    assert found(text, [span(text, value, Category.NAME)]) == [expected]
+
+
 def test_a_colleges_fellowship_after_a_name_is_left_out():
     text = "Reported by: Dr Tomasz Wierzbicki FRANZCR   Typed: kl"
     assert found(text, [span(text, "Tomasz Wierzbicki FRANZCR", Category.NAME)]) == ["Tomasz Wierzbicki"]

@@ -34,6 +34,9 @@ _CONTEXTS = [
     (r"(?:occupation|occ\.?|profession|job|job title|employment|works as|trade)[ \t]*[:\-][ \t]*", 0.9),
     (r"(?:works?|worked|working|employed|job|career|trained|training|qualified|volunteers?|volunteered|volunteering)[ \t]+as[ \t]+(?:an?(?:[ \t]+|(?=\n)))?" + _WRAP, 0.85),
     (r"(?:retired|former|ex-|previously an?|formerly an?|used to be an?|used to work as an?)[ \t]*" + _WRAP, 0.8),
+    # a patient's description line: "58M, bus driver with Translink", "34 yo F, forestry
+    # worker"; the job must end in a listed or generic head here too
+    (r"\b\d{1,3}[ \t]*(?:yo|y/o|yrs?|-year-old|[ \t]year[ \t]old)?[ \t]*(?:m|f|male|female|man|woman)[ \t]*,[ \t]*(?!ex-)", 0.6),
     # "is a", "she's a", "i am packer": the job must end in a listed or generic head here
     # ("Dr Roe's nurse" is a possessive: after "'s" the article must follow)
     (r"(?:\b(?:is|was|am|i'm|i’m)[ \t]+(?:an?(?:[ \t]+|(?=\n)))?|['’]s[ \t]+an?(?:[ \t]+|(?=\n)))" + _WRAP, 0.6),
@@ -102,6 +105,9 @@ def _open_job(phrase: str) -> str:
     return " ".join(kept)
 
 
+_FOR_SOMEONE = re.compile(r"[ \t]+(?:for|of|to)\b")
+
+
 @lru_cache(maxsize=1)
 def _pattern() -> re.Pattern[str]:
     jobs = trie_regex(professions())
@@ -145,6 +151,8 @@ class ProfessionDetector(RuleDetector):
             score = next(s for i, (_, s) in enumerate(_CONTEXTS) if m.group(f"c{i}") is not None)
             if m["of"] and m.group(f"c{len(_CONTEXTS) - 1}") is not None:
                 continue  # "is a key driver of", "was a member of": a role in something, not a job
+            if m.group(f"c{len(_CONTEXTS) - 2}") is not None and _FOR_SOMEONE.match(text, m.end("job")):
+                continue  # "67M, carer for his wife": what he does for someone, not a job
             pos = m.start("job")
             end = m.end("job")
             while True:

@@ -23,6 +23,23 @@ def test_professions_with_context(text, expected):
     assert texts("profession", text) == [expected]
 
 
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("58M, bus driver with Translink, T2DM", ["bus driver"]),
+        ("34 yo M, forestry worker from Tokoroa", ["forestry worker"]),
+        ("72-year-old man, welder, ex-smoker", ["welder"]),
+        ("66M, ex-haul truck driver (mine)", ["haul truck driver"]),  # the "ex-" context reads it
+        ("67M, carer for his wife", []),  # what he does for someone
+        ("45F, smoker, lives alone", []),
+    ],
+)
+def test_a_job_after_a_patients_age_and_sex_is_found(text, expected):
+    """A description line ("58M, bus driver with Translink"): before, nothing said the words
+    were a job, and one model's reading was out-voted."""
+    assert texts("profession", text) == expected
+
+
 def test_a_label_scores_higher_than_is_a():
     (label,) = run("profession", "Occupation: nurse")
     (weak,) = run("profession", "She is a nurse.")
