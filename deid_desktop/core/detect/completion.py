@@ -396,6 +396,10 @@ def _without_department_beside(text: str, s: Span) -> Span:
 _NOT_A_DATE = re.compile(r"(?=[\w/-]*\d{5})(?!\d{8}$)[\w/-]+")
 
 
+# "retired signalman", "ex-shearer", "former police officer": the job is what follows.
+_JOB_QUALIFIER_LEAD = re.compile(r"(?i:(?:(?:semi-)?retired|former|formerly)[ \t]+|ex-[ \t]*|ex[ \t]+)(?=[A-Za-z])")
+
+
 def _without_annotation_extras(text: str, s: Span) -> Span:
     value = text[s.start : s.end]
     if s.category is Category.DATE and _NOT_A_DATE.fullmatch(value):
@@ -411,6 +415,9 @@ def _without_annotation_extras(text: str, s: Span) -> Span:
     if s.category is Category.AGE:
         m = _AGE_SEX.fullmatch(value)
         return s.with_(end=s.start + len(m.group(1))) if m else s
+    if s.category is Category.PROFESSION:
+        m = _JOB_QUALIFIER_LEAD.match(value)
+        return s.with_(start=s.start + m.end()) if m is not None and m.end() < len(value) else s
     if s.category is Category.NAME:
         m = _NAME_LEAD.match(value) or (_KIN_LEAD_LOWER.match(value) if value.islower() else None)
         if m is not None and m.end() < len(value):

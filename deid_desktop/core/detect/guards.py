@@ -320,7 +320,11 @@ def _has_no_date_or_age_in_it(text: str, span: Span) -> bool:
 # Habits are no jobs, though "ex-" stands before both ("ex-smoker", "ex-shearer"). (Dropping a
 # model's profession where nothing says a job was measured too: on the hand-written notes it
 # lost more real jobs than it removed false ones, so only habits go.)
-_HABITS = frozenset("smoker smokers drinker drinkers user users vaper vapers gambler gamblers".split())
+_HABITS = frozenset(
+    "smoker smokers drinker drinkers user users vaper vapers gambler gamblers "
+    # and states of life, written where a job would be ("retired dairy farmer and widower")
+    "widower widowers widow widows divorcee divorcees retiree retirees retired pensioner pensioners".split()
+)
 
 
 def _is_a_habit(text: str, span: Span) -> bool:
@@ -611,11 +615,17 @@ def _is_not_a_persons_number(text: str, span: Span) -> bool:
 _ACRONYM_PARTS = re.compile(r"[^\s/,&+]+")
 
 
+_CAPITALS = re.compile(r"[A-Z][A-Z0-9]{1,4}")
+_DIAGNOSIS_BEFORE = re.compile(r"\b(?i:dx|diagnosis|diagnoses|ddx|impression)[ \t]*[:\-][ \t]*$")
+
+
 def _only_acronyms(text: str, span: Span) -> bool:
     """A name, place or organisation made only of clinical abbreviations in capitals ("CBC",
     "NSTEMI", "CAMHS"), unless a title stands before it."""
     if span.category not in GUARDED_CATEGORIES:
         return False
+    if _CAPITALS.fullmatch(text, span.start, span.end) and _DIAGNOSIS_BEFORE.search(text, max(0, span.start - 20), span.start):
+        return True  # "Dx: RA (M05.79)": right after a diagnosis's label, capitals are one
     parts = _ACRONYM_PARTS.findall(text, span.start, span.end)
     known = clinical_acronyms()
     if any(len(p.strip(".()")) < 3 for p in parts):
@@ -844,7 +854,12 @@ _FIELD_LABEL_AFTER = re.compile(r"[ \t]*(?:#|No\.?|Number|ID)?[ \t]*:")
 
 # A capitalised word just before, on the same line or the one above: "Dunn\nMemorial Hospice".
 _NAME_LINE_BEFORE = re.compile(r"[A-Z][\w'’-]*[ \t]*\n?[ \t]*$")
-_SERVICE_EXTRA = "& and of pre-op assessment device infection sciences science cellular wing lab labs gp doctor doctors"
+_SERVICE_EXTRA = (
+    "& and of pre-op assessment device infection sciences science cellular wing lab labs gp doctor doctors "
+    # what a specialist clinic treats: "Medical Retina Clinic", "Heart Failure Clinic"
+    "retina retinal glaucoma cornea corneal cataract cataracts uveitis macular failure lipid lipids "
+    "anticoagulation warfarin inr stoma headache epilepsy colposcopy"
+)
 
 
 @lru_cache(maxsize=1)
@@ -870,8 +885,13 @@ def _only_kind_word(text: str, span: Span) -> bool:
     organisation of anyone's."""
     parts = text[span.start : span.end].split()
     if len(parts) > 1:
-        # a service named only by what it does ("WOUND CARE CLINIC", "Device Clinic")
-        return all(_is_service_word(p) for p in parts) and not _NAME_LINE_BEFORE.search(text, max(0, span.start - 40), span.start)
+        # a service named only by what it does ("WOUND CARE CLINIC", "Device Clinic"); a
+        # capitalised word before it that names a service too is the service's own ("Medical
+        # Retina Clinic"), not an owner's name
+        if not all(_is_service_word(p) for p in parts):
+            return False
+        before = _NAME_LINE_BEFORE.search(text, max(0, span.start - 40), span.start)
+        return before is None or _is_service_word(before.group().strip())
     if len(parts) != 1:
         return False
     if parts[0].casefold() in _kind_words() or _FIELD_LABEL_AFTER.match(text, span.end):

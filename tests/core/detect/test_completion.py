@@ -540,6 +540,10 @@ def test_a_contact_that_took_in_markup_keeps_only_its_addresses():
         # a name that ends with an initial keeps its full stop
         ("Reported by: Gurpreet K., PCW", "Gurpreet K", Category.NAME, ["Gurpreet K."]),
         ("Seen by Gurpreet Kaur. Then home", "Gurpreet Kaur", Category.NAME, ["Gurpreet Kaur"]),
+        # "retired", "former", "ex-" before a job: the job is what follows
+        ("He is a retired signalman who", "retired signalman", Category.PROFESSION, ["signalman"]),
+        ("Former police officer.", "Former police officer", Category.PROFESSION, ["police officer"]),
+        ("an express courier", "express courier", Category.PROFESSION, ["express courier"]),
         # lower-case words after a place's or an organisation's last capitalised word
         ("works on the Wemyss Bay route", "Wemyss Bay route", Category.LOCATION, ["Wemyss Bay"]),
         ("at the Fonterra site in Te Rapa", "Fonterra site", Category.ORGANIZATION, ["Fonterra"]),

@@ -735,6 +735,10 @@ def test_the_clock_times_opening_a_logs_lines_are_no_phi():
         ("Pathology | NATA Accredited | 68 Kingsness Rd", "NATA Accredited", Category.ORGANIZATION),  # an accreditation
         ("Yedin Han House Officer", "House Officer", Category.ORGANIZATION),  # a doctor's grade
         ("Amoxicillin-clav PO if able to swallow", "Amoxicillin-clav PO", Category.NAME),  # a drug and its route
+        ("retired dairy farmer and widower.\nHis son", "widower", Category.PROFESSION),  # a state of life
+        ("Medical Retina Clinic  -  Consultant: Mr V Senanayake", "Retina Clinic", Category.ORGANIZATION),  # a service
+        ("Drug requested: adalimumab. Dx: RA (M05.79).", "RA", Category.NAME),  # a diagnosis
+        ("Code status DNR/DNI, POLST signed 10/28/24.", "POLST", Category.NAME),  # an order form
     ],
 )
 def test_faiths_clock_times_table_cells_sections_and_labels_are_no_phi(guard, text, value, category):

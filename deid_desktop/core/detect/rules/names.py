@@ -268,6 +268,13 @@ _TYPED_INITIALS = re.compile(
     r"\b(?i:typed|transcribed|dictated|dict)\b[ \t]*(?i:by)?[ \t]*:?[ \t]*(?:\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}[ \t]*)?"
     r"\([ \t]*(?P<n>[A-Za-z]{2,3})[ \t]*\)"
 )
+# The typist's initials alone after the label, at the line's end or before the date: "Typed:
+# kl", "Typed by: JM 20/11/24".
+_TYPED_BY = re.compile(
+    r"\b(?i:typed|typist|transcribed|transcriptionist)\b[ \t]*(?i:by)?[ \t]*:[ \t]*(?P<n>[A-Za-z]{2,3})"
+    r"(?=[ \t]*(?:$|[,;]|\d{1,2}[/.-]\d))",
+    re.M,
+)
 _LETTER_REF = re.compile(
     r"(?<![\w.])(?i:(?:our|your|my)[ \t]+)?(?i:ref|reference)\b\.?[ \t]*(?i:no\.?)?[ \t]*:[ \t]*"
     r"(?P<a>[A-Z]{2,4})[ \t]*/[ \t]*(?P<b>[A-Za-z]{2,4})(?![\w/])"
@@ -371,7 +378,7 @@ class SignatureNameDetector(_NameRule):
             # the role in brackets says a person signed, even where the letters spell an
             # abbreviation ("SB (RN)")
             yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
-        for m in _TYPED_INITIALS.finditer(text):
+        for m in (*_TYPED_INITIALS.finditer(text), *_TYPED_BY.finditer(text)):
             if plain(m["n"].upper()) and plain(m["n"]):
                 yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
         for m in _LETTER_REF.finditer(text):

@@ -193,6 +193,8 @@ def test_an_initial_and_a_known_surname_in_prose():
         ("Nurse in charge: WT ext 2290.", ["WT"]),
         ("Dictated: 15/10/2024   Typed: 18/10/2024 (sw)\n", ["sw"]),  # the typist
         ("Our ref: IOH/sw\nDear Dr Reid,", ["IOH", "sw"]),  # the author and the typist
+        ("Comparison: CT 02/2021.   Typed: kl\n", ["kl"]),  # the typist alone after the label
+        ("Typist: JM 20/11/24\n", ["JM"]),
         ("Referring: SUNDQUIST MD      Sonographer: JWP\n", ["JWP"]),  # a technician's label
         ("Exam date: Nov 20, 2024 16:42    Tech: RBK\n", ["RBK"]),
         ("18/11 10:20 - SB (RN). Leg ulcer L gaiter\n", ["SB"]),  # initials before a role in brackets
