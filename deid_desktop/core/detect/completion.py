@@ -183,8 +183,16 @@ def _as_organisation(s: Span, **changes) -> Span:
 
 def _is_identifier_token(value: str) -> bool:
     """A joined token worth taking whole as an identifier: letters and digits together
-    ("KHC-0441972"); two numbers joined ("152/88", "35-40") are a pressure or a range."""
+    ("KHC-0441972"), or three numbers or more joined by hyphens, one of them of five digits
+    or more ("2024-11-558102", a claim number a model read as a month and a number); two
+    numbers joined ("152/88", "35-40") are a pressure or a range, and a date's numbers are
+    shorter."""
+    if _NUMBERS_JOINED.fullmatch(value):
+        return any(len(part) >= 5 for part in value.split("-"))
     return any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
+
+
+_NUMBERS_JOINED = re.compile(r"\d+(?:-\d+){2,}")
 
 
 # A greeting a model took into the name it opens ("Hi Leighton,"): the surrogate would replace it too.
@@ -625,7 +633,7 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
     after a date, a department beside an organisation); a pair of dates or phone numbers read
     as one split in two, and so a town and its state ("Goolwa SA") and the pieces of a pasted
     HL7 message; the state after a town and its comma that no member marked."""
-    ordered = _without_log_times(text, sort_spans(spans))
+    ordered = _streets_named_for_people(text, _without_log_times(text, sort_spans(spans)))
     ordered = sort_spans(
         p
         for s in ordered
@@ -737,6 +745,36 @@ def _town_and_state(text: str, s: Span) -> list[Span]:
         s.with_(end=m.end("town"), category=Category.LOCATION, fine="CITY"),
         s.with_(start=m.start("state"), category=Category.LOCATION, fine="STATE"),
     ]
+
+
+# A street named for a person, read as the person ("Wade Hampton" + "Blvd", "Martin Luther
+# King Jr" + "Drive"): the name and the street's word after it (with the house number before
+# it) are one place. Street words that are also surnames or words ("Lane", "Green", "Way")
+# are left out; "St" only where no capitalised word follows it ("St Vincent's" is a saint).
+_STREET_WORD_AFTER = re.compile(
+    r"[ \t]+(?:Street|Road|Rd|Avenue|Ave|Boulevard|Blvd|Highway|Hwy|Parkway|Pkwy|Crescent|Cres|Terrace|Tce"
+    r"|Parade|Pde|Esplanade|Drive|St(?![ \t.]*[A-Z]))\b"
+)
+_HOUSE_NUMBER_BEFORE = re.compile(r"(?<![\w/.-])\d{1,5}[A-Za-z]?[ \t]+$")
+
+
+def _streets_named_for_people(text: str, ordered: list[Span]) -> list[Span]:
+    out: list[Span] = []
+    skip_to = -1
+    for k, s in enumerate(ordered):
+        if s.start < skip_to:
+            continue
+        m = _STREET_WORD_AFTER.match(text, s.end) if s.category is Category.NAME else None
+        if m is None or any(o.start < m.end() and o.end > m.end() for o in ordered[k + 1 : k + 3]):
+            out.append(s)
+            continue
+        start = s.start
+        number = _HOUSE_NUMBER_BEFORE.search(text, max(0, s.start - 8), s.start)
+        if number is not None and not (out and out[-1].end > number.start()):
+            start = number.start()
+        out.append(s.with_(start=start, end=m.end(), category=Category.LOCATION, fine="STREET"))
+        skip_to = m.end()  # the street's word, marked apart by a model, is inside it now
+    return out
 
 
 # A street and its town read as one place ("220 Market St Ste 4, Sunbury"): annotated, and

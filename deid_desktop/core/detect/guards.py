@@ -878,6 +878,9 @@ def _is_service_word(word: str) -> bool:
     return word.strip(".,:;()'’").casefold() in service_words() or DEPARTMENT_WORD.fullmatch(word) is not None
 
 
+_INSTITUTION_HEADS = frozenset("hospital hospitals infirmary".split())
+
+
 def _only_kind_word(text: str, span: Span) -> bool:
     """One word that says what kind of body it is ("Hospital"), is a form's label ("Member
     #:") or names a department ("Audiology"), or words that only name a service ("WOUND CARE
@@ -890,6 +893,8 @@ def _only_kind_word(text: str, span: Span) -> bool:
         # Retina Clinic"), not an owner's name
         if not all(_is_service_word(p) for p in parts):
             return False
+        if len(parts) >= 3 and parts[-1].strip(".,;:()").casefold() in _INSTITUTION_HEADS:
+            return False  # "Women's and Children's Hospital": an institution, named as many are
         before = _NAME_LINE_BEFORE.search(text, max(0, span.start - 40), span.start)
         return before is None or _is_service_word(before.group().strip())
     if len(parts) != 1:

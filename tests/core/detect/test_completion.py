@@ -602,6 +602,34 @@ def test_a_first_initial_the_vote_left_before_a_surname_joins_it(text, value, ex
     assert found(text, [span(text, value, Category.NAME)]) == [expected]
 
 
+def test_a_claim_number_read_as_a_month_and_a_number_is_one_identifier():
+    text = "Re: Appeal of denial, claim 2024-11-558102\nMember"
+    out = complete(text, [span(text, "2024-11", Category.DATE), span(text, "558102", Category.ID)])
+    assert [(text[s.start : s.end], s.category) for s in out] == [("2024-11-558102", Category.ID)]
+    dated = "Seen 2024-11-30; ref 55810"  # a date's numbers are shorter: left as they are
+    out = complete(dated, [span(dated, "2024-11-30", Category.DATE), span(dated, "55810", Category.ID)])
+    assert [dated[s.start : s.end] for s in out] == ["2024-11-30", "55810"]
+
+
+@pytest.mark.parametrize(
+    "text, spans, expected",
+    [
+        ("Daycare: Bright Horizons on Wade Hampton Blvd.\nVaccines", [("Wade Hampton", Category.NAME), ("Blvd", Category.ORGANIZATION)], "Wade Hampton Blvd"),
+        ("lives at 1200 Martin Luther King Drive, Austin", [("Martin Luther King", Category.NAME)], "1200 Martin Luther King Drive"),
+    ],
+)
+def test_a_street_named_for_a_person_is_one_place(text, spans, expected):
+    """Before, "Wade Hampton" went out as a person's surrogate and "Blvd" as an organisation's."""
+    out = complete(text, [span(text, v, c) for v, c in spans])
+    assert [(text[s.start : s.end], s.category, s.fine) for s in out] == [(expected, Category.LOCATION, "STREET")]
+
+
+@pytest.mark.parametrize("text, value", [("Seen at Jane Doe St Vincent's", "Jane Doe"), ("Dr Lois Lane saw him", "Lois Lane")])
+def test_a_name_before_a_saint_or_a_surname_like_street_word_stays_a_name(text, value):
+    out = complete(text, [span(text, value, Category.NAME)])
+    assert [(text[s.start : s.end], s.category) for s in out] == [(value, Category.NAME)]
+
+
 def test_a_colleges_fellowship_after_a_name_is_left_out():
     text = "Reported by: Dr Tomasz Wierzbicki FRANZCR   Typed: kl"
     assert found(text, [span(text, "Tomasz Wierzbicki FRANZCR", Category.NAME)]) == ["Tomasz Wierzbicki"]

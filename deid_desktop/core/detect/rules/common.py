@@ -82,10 +82,11 @@ def unit_follows(text: str, pos: int) -> bool:
 
 
 def keep_longest(spans: Iterable[Span]) -> list[Span]:
-    """One span per stretch of text: the longest (then highest-scoring) of overlapping ones."""
+    """One span per stretch of text: the longest (then highest-scoring, then validated) of
+    overlapping ones."""
     starts: list[int] = []
     chosen: list[Span] = []  # kept sorted by start, never overlapping
-    for s in sorted(spans, key=lambda s: (-s.length, -s.score, s.start)):
+    for s in sorted(spans, key=lambda s: (-s.length, -s.score, not s.validated, s.start)):
         i = bisect.bisect_left(starts, s.start)
         if (i > 0 and chosen[i - 1].end > s.start) or (i < len(chosen) and chosen[i].start < s.end):
             continue

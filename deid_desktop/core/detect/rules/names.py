@@ -268,11 +268,11 @@ _TYPED_INITIALS = re.compile(
     r"\b(?i:typed|transcribed|dictated|dict)\b[ \t]*(?i:by)?[ \t]*:?[ \t]*(?:\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}[ \t]*)?"
     r"\([ \t]*(?P<n>[A-Za-z]{2,3})[ \t]*\)"
 )
-# The typist's initials alone after the label, at the line's end or before the date: "Typed:
-# kl", "Typed by: JM 20/11/24".
+# The typist's initials alone after the label, at the line's end, before the date or a column
+# gap: "Typed: kl", "Typed by: JM 20/11/24", "Transcribed by: TLB   Prairie View Imaging".
 _TYPED_BY = re.compile(
     r"\b(?i:typed|typist|transcribed|transcriptionist)\b[ \t]*(?i:by)?[ \t]*:[ \t]*(?P<n>[A-Za-z]{2,3})"
-    r"(?=[ \t]*(?:$|[,;]|\d{1,2}[/.-]\d))",
+    r"(?=[ \t]*(?:$|[,;]|\d{1,2}[/.-]\d)|\t|[ ]{2,})",
     re.M,
 )
 _LETTER_REF = re.compile(
@@ -428,13 +428,20 @@ class SignatureNameDetector(_NameRule):
         a name must be titled or look like one from the dictionaries."""
         line_end = text.find("\n", pos)
         line_end = len(text) if line_end < 0 else line_end
+        # a column gap ends the field: "Transcribed by: TLB   Prairie View Imaging, Salina"
+        gap = _FIELD_GAP.search(text, pos + len(text[pos:line_end]) - len(text[pos:line_end].lstrip(" \t")), line_end)
+        line_end = gap.start() if gap is not None else line_end
         while pos < line_end and (m := _LIST_NAME.match(text, pos, line_end)) is not None:
             if not strict or m["t"] or plausible(text, m.start("n"), m.end("n")):
                 if (s := self.name_span(text, m.start("n"), m.end("n"), fine, 0.85)) is not None:
                     yield s
-            if m.end() == pos:
-                break
+            if m.end() == pos or not _LIST_SEPARATOR_END.search(m.group()):
+                break  # the list goes on only after a separator, not into the next field
             pos = m.end()
+
+
+_LIST_SEPARATOR_END = re.compile(r"(?:,|;|&|\band|/)$")
+_FIELD_GAP = re.compile(r"\t|[ ]{2,}")
 
 
 def _next_line(text: str, pos: int, max_lines: int = 4) -> int | None:

@@ -195,6 +195,8 @@ def test_an_initial_and_a_known_surname_in_prose():
         ("Our ref: IOH/sw\nDear Dr Reid,", ["IOH", "sw"]),  # the author and the typist
         ("Comparison: CT 02/2021.   Typed: kl\n", ["kl"]),  # the typist alone after the label
         ("Typist: JM 20/11/24\n", ["JM"]),
+        # the next field after a column gap is no name of the list ("Salina" is a town)
+        ("Transcribed by: TLB   Prairie View Imaging, Salina, KS\n", ["TLB"]),
         ("Referring: SUNDQUIST MD      Sonographer: JWP\n", ["JWP"]),  # a technician's label
         ("Exam date: Nov 20, 2024 16:42    Tech: RBK\n", ["RBK"]),
         ("18/11 10:20 - SB (RN). Leg ulcer L gaiter\n", ["SB"]),  # initials before a role in brackets
