@@ -137,6 +137,8 @@ def _widen_organisations(text: str, ordered: list[Span]) -> list[Span]:
             nxt = ordered[i + 1] if i + 1 < len(ordered) else None
             if nxt is None or head.end() <= nxt.start:
                 s = _as_organisation(s, end=head.end())  # "Barbara Davis" + " Center": named for a person
+        if s.category is Category.LOCATION and " " in text[s.start : s.end] and _last_word(text, s).casefold() in _ORG_HEADS:
+            s = _as_organisation(s)  # "Barker High School": a place does not end in a school
         if s.category in _PLACES:
             end = _org_end(text, s.end)
             nxt = ordered[i + 1] if i + 1 < len(ordered) else None
@@ -169,11 +171,16 @@ def _widen_organisations(text: str, ordered: list[Span]) -> list[Span]:
             if prev is not None and prev.category in _PLACES and Category.ORGANIZATION in (prev.category, s.category):
                 gap = text[prev.end : s.start]
                 town_then_org = gap in (" ", "'", "’") and prev.category is Category.LOCATION and s.category is Category.ORGANIZATION
-                if (gap == " " and s.category is Category.ORGANIZATION and end is not None) or town_then_org or _INITIALS_GAP.fullmatch(gap):
+                both = gap == " " and prev.category is s.category is Category.ORGANIZATION
+                if (gap == " " and s.category is Category.ORGANIZATION and end is not None) or town_then_org or both or _INITIALS_GAP.fullmatch(gap):
                     out[-1] = _as_organisation(prev, end=s.end, score=max(prev.score, s.score))
                     continue
         out.append(s)
     return out
+
+
+def _last_word(text: str, s: Span) -> str:
+    return text[s.start : s.end].rsplit(None, 1)[-1].strip(".,;:()'’")
 
 
 def _as_organisation(s: Span, **changes) -> Span:

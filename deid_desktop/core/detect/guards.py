@@ -654,6 +654,10 @@ def _only_function_words(text: str, span: Span) -> bool:
 _BED_OR_ROOM_PART = rf"(?i:{BED_WORDS}|ward)\.?[ \t]*(?i:no\.?[ \t]*)?\d{{1,4}}[A-Za-z]?"
 # A hospital unit by its floor and wing after "Unit" or "Ward": "Unit 6 North", "Ward 4 East".
 _UNIT_WING = re.compile(r"\d{1,2}[A-Z]?[ \t]+(?:North|South|East|West|N|S|E|W|NE|NW|SE|SW)")
+# A storey: "second-floor", "ground floor", "3rd floor".
+_FLOOR = re.compile(
+    r"(?i:ground|first|second|third|fourth|fifth|sixth|top|upper|lower|\d{1,2}(?:st|nd|rd|th))[- \t](?i:floor|storey|story)"
+)
 _UNIT_BEFORE = re.compile(r"\b(?i:unit|ward|floor|level|wing)[ \t]+$")
 _BED_OR_ROOM = re.compile(rf"{_BED_OR_ROOM_PART}(?:[ \t]*[,/]?[ \t]*{_BED_OR_ROOM_PART})*")  # "Ward 6B bed 12" too
 
@@ -663,6 +667,8 @@ def _bed_or_room(text: str, span: Span) -> bool:
         return False
     if _UNIT_WING.fullmatch(text, span.start, span.end) and _UNIT_BEFORE.search(text, max(0, span.start - 8), span.start):
         return True  # "Unit 6 North"
+    if _FLOOR.fullmatch(text, span.start, span.end):
+        return True  # "a second-floor apartment"
     return _BED_OR_ROOM.fullmatch(text, span.start, span.end) is not None
 
 
@@ -697,7 +703,10 @@ def _job_words() -> frozenset[str]:
 # 40 years" is no "boats for".
 _NOT_JOB_ENDS = frozenset(
     "for or nor her after over under per other others never ever either neither rather whether together later "
-    "further however whenever wherever whatever whoever hereafter thereafter ago anymore".split()
+    "further however whenever wherever whatever whoever hereafter thereafter ago anymore "
+    # where one lives or what is done to one, made like a job's word ("a second-floor apartment")
+    "apartment apartments basement appointment appointments treatment assessment management equipment "
+    "environment placement settlement floor floors door doors indoor outdoor corner".split()
 )
 
 

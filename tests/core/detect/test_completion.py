@@ -224,7 +224,9 @@ def test_a_word_of_the_sentence_beside_a_value_is_not_part_of_it(text, value, ca
 def test_a_function_word_after_a_value_stays_in_the_next_piece_of_its_name():
     text = "Te Whatu Ora -- Hauora a Toi Bay of Plenty, Whakatane"
     spans = [span(text, "Hauora", Category.ORGANIZATION), span(text, "a Toi Bay of Plenty", Category.ORGANIZATION)]
-    assert found(text, spans) == ["Hauora", "a Toi Bay of Plenty"]
+    # the "a" stays with the piece after it, and two pieces of an organisation one space
+    # apart are one organisation
+    assert found(text, spans) == ["Hauora a Toi Bay of Plenty"]
     # the first piece not found (an everyday word, which the guard dropped)
     assert found(text, [span(text, "a Toi Bay of Plenty", Category.ORGANIZATION)]) == ["a Toi Bay of Plenty"]
 
@@ -600,6 +602,12 @@ def test_an_address_of_a_flat_and_a_building_is_left_whole():
 )
 def test_a_first_initial_the_vote_left_before_a_surname_joins_it(text, value, expected):
     assert found(text, [span(text, value, Category.NAME)]) == [expected]
+
+
+def test_a_place_ending_in_a_school_is_an_organisation_and_joins_the_piece_before_it():
+    text = "Student health care plan - Mount Barker High School\nStudent: L"
+    out = complete(text, [span(text, "Mount", Category.ORGANIZATION), span(text, "Barker High School", Category.LOCATION)])
+    assert [(text[s.start : s.end], s.category) for s in out] == [("Mount Barker High School", Category.ORGANIZATION)]
 
 
 def test_a_claim_number_read_as_a_month_and_a_number_is_one_identifier():

@@ -741,6 +741,8 @@ def test_the_clock_times_opening_a_logs_lines_are_no_phi():
         ("Medical Retina Clinic  -  Consultant: Mr V Senanayake", "Retina Clinic", Category.ORGANIZATION),  # a service
         ("Drug requested: adalimumab. Dx: RA (M05.79).", "RA", Category.NAME),  # a diagnosis
         ("Code status DNR/DNI, POLST signed 10/28/24.", "POLST", Category.NAME),  # an order form
+        ("lives with Dolores in a second-floor apartment on Prospect St", "second-floor", Category.LOCATION),  # a storey
+        ("lives with Dolores in a second-floor apartment on Prospect St", "apartment", Category.PROFESSION),  # a home
     ],
 )
 def test_faiths_clock_times_table_cells_sections_and_labels_are_no_phi(guard, text, value, category):

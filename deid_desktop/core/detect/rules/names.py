@@ -153,7 +153,18 @@ class TitledNameDetector(_NameRule):
                 ):
                     s = s.with_(validated=True)
                 out.append(s)
+        for m in _TITLED_LOWER.finditer(text):
+            # a message typed in lower case: "dr. haverkamp reviewed", "spoke to mrs okafor";
+            # only a word no vocabulary has (the encoder's, the not-names list, the clinic's)
+            word = m["n"]
+            if word in encoder_words() or word in not_names():
+                continue
+            out.append(self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True))
         return out
+
+
+# A title in lower case, then a lower-case word: "dr. haverkamp".
+_TITLED_LOWER = re.compile(r"(?<![\w.])(?:dr|mr|mrs|ms)\.?[ \t]+(?P<n>[a-z][a-z'’-]{2,}(?:-[a-z]{2,})?)(?![\w'’-])")
 
 
 def _labels(words: str) -> str:

@@ -53,6 +53,22 @@ def test_a_title_before_words_that_read_as_a_name_is_validated():
 
 
 @pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("11/19/24 0830  dr. haverkamp reviewed, restart lisinopril", ["haverkamp"]),
+        ("spoke to mrs okafor-reyes today", ["okafor-reyes"]),
+        ("dr. said to come back", []),  # a word the vocabulary has
+        ("dr. will call", []),
+    ],
+)
+def test_a_lower_case_word_no_vocabulary_has_after_a_lower_case_title_is_a_name(text, expected):
+    """A message typed in lower case: before, "dr. haverkamp" went out as written."""
+    spans = run("titled_name", text)
+    assert [text[s.start : s.end] for s in spans] == expected
+    assert all(s.validated for s in spans)
+
+
+@pytest.mark.parametrize(
     "text",
     ["Dr on call informed.", "Dr to review.", "Lives at 45 Smith Dr Auckland.", "Her sister Mary came."],
 )
