@@ -627,6 +627,15 @@ _HANDOVER_LINE = re.compile(
 _NAME_THEN_BED = re.compile(rf"(?m)^[ \t]*[-*•]?[ \t]*(?P<n>{NAME})[ \t]*(?:[-–:,(][ \t]*)?(?i:{BED_WORDS})\.?[ \t]*(?:(?i:no)\.?[ \t]*)?\d{{1,3}}[A-Za-z]?\b")
 
 
+# ... or a bed's line with the name (a title may stand before it) and an age without a sex,
+# then a column gap: "Bed 7  Stanislaw Wozniak 76  CAP on IV co-amox". The bed label is
+# required here; the age is found with the name.
+_BED_NAME_AGE = re.compile(
+    rf"(?m)^[ \t]*{_BED_LABEL}(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.?[ \t]+)?(?P<n>{NAME}),?[ \t]+\(?(?P<age>\d{{1,3}})\)?"
+    r"(?=\t|[ ]{2,}|[ \t]*(?:$|[,;]))"
+)
+
+
 @register("handover_name")
 class HandoverNameDetector(_NameRule):
     """The patient's name on a handover sheet or ward list line, before the age and sex or
@@ -636,7 +645,7 @@ class HandoverNameDetector(_NameRule):
         out = []
         stop, acronyms, vocab, common = not_names(), clinical_acronyms(), encoder_words(), name_words()
         firsts, lasts = first_names(), surnames()
-        for m in (*_HANDOVER_LINE.finditer(text), *_NAME_THEN_BED.finditer(text)):
+        for m in (*_HANDOVER_LINE.finditer(text), *_NAME_THEN_BED.finditer(text), *_BED_NAME_AGE.finditer(text)):
             groups = [g for g in ("n", "nick", "n2") if m.groupdict().get(g)]
             keys = [_key(w) for g in groups for w in re.split(r"[ \t,]+", m[g]) if w]
             if any(k in stop or k.upper() in acronyms for k in keys):
@@ -651,6 +660,8 @@ class HandoverNameDetector(_NameRule):
                     break
             else:
                 out.extend(self.span(m.start(g), m.end(g), Category.NAME, "PATIENT", 0.85, validated=True) for g in groups)
+                if m.re is _BED_NAME_AGE and 0 < int(m["age"]) <= 120:
+                    out.append(self.span(m.start("age"), m.end("age"), Category.AGE, "AGE", 0.8, validated=True))
         return out
 
 

@@ -285,6 +285,19 @@ def test_a_handover_line_names_the_patient_before_the_age_and_sex(text, expected
     assert all(s.validated and s.fine == "PATIENT" for s in spans)  # not out-voted by the models
 
 
+def test_a_beds_line_with_a_name_and_an_age_without_a_sex_names_the_patient_and_the_age():
+    """"Bed 7  Stanislaw Wozniak 76  CAP on IV co-amox": before, the name and the age went out
+    as written (one model read "Stanislaw" as a place)."""
+    text = "Handover\nBed 4  Mrs Ethel Cropper 89  #NOF post DHS\nBed 7  Stanislaw Wozniak 76  CAP on IV\n"
+    spans = run("handover_name", text)
+    assert [(text[s.start : s.end], s.category.value) for s in spans] == [
+        ("Ethel Cropper", "NAME"), ("89", "AGE"), ("Stanislaw Wozniak", "NAME"), ("76", "AGE"),
+    ]
+    assert all(s.validated for s in spans)
+    # no bed label, or a problem where the name would be: nothing
+    assert run("handover_name", "Stanislaw Wozniak 76  CAP on IV\nBed 3  Sepsis 2  on IV abx\n") == []
+
+
 @pytest.mark.parametrize(
     "text",
     [
