@@ -310,7 +310,7 @@ _KIN_LOWER_ONLY = r"tio|tia|nana|koro|matua|mokopuna|moko|cousin|cuz|tane|tāne|
 _KIN_TITLES = rf"{_KIN_ANY_CASE}|{_KIN_LOWER_ONLY}"
 _NAME_LEAD = re.compile(
     rf"(?i:{_KIN_ANY_CASE})[ \t]+(?=[A-Z])|(?:{_KIN_LOWER_ONLY})[ \t]+(?=[A-Z])"
-    r"|(?:CN|RN|EN|SN|HCA|NP|RM|MW|CNM|CNS|CNC|NUM|ANUM|NIC|NRP|EMT|OT|SW|PT|MO|HO|PCP|GP)[ \t]+(?=[A-Z][a-z])"
+    r"|(?:CN|RN|EN|SN|HCA|NP|RM|MW|CNM|CNS|CNC|NUM|ANUM|NIC|NRP|EMT|OT|SW|PT|MO|HO|PCP|GP|PCW|AIN|AHW|CA|HCSW|CSW)[ \t]+(?=[A-Z][a-z])"
     r"|(?:Phoned|Called|Rang|Emailed|Texted|Paged|Messaged|Visited|Asked|Informed|Advised)[ \t]+(?=[A-Z][a-z])"
     r"|(?:Pt|Pts|Patient|Client|Resident)\.?:?[ \t]+(?=[A-Z])"  # "Pt DUBROVSKY, LEV A": the role, in any case after it
     # a care team's member by role: "Podiatrist Arjun Nair", "DE Fiona Blake"
@@ -411,6 +411,8 @@ def _without_department_beside(text: str, s: Span) -> Span:
 _NOT_A_DATE = re.compile(r"(?=[\w/-]*\d{5})(?!\d{8}$)[\w/-]+")
 
 
+# A woman's age and her obstetric history read as one identifier: "24 G1P0 @ 38w2d".
+_AGE_THEN_GRAVIDA = re.compile(r"(?P<age>\d{1,2})[ \t]+G\d{1,2}[ \t]?P\d{1,4}")
 # "retired signalman", "ex-shearer", "former police officer": the job is what follows.
 _JOB_QUALIFIER_LEAD = re.compile(r"(?i:(?:(?:semi-)?retired|former|formerly)[ \t]+|ex-[ \t]*|ex[ \t]+)(?=[A-Za-z])")
 
@@ -430,6 +432,8 @@ def _without_annotation_extras(text: str, s: Span) -> Span:
     if s.category is Category.AGE:
         m = _AGE_SEX.fullmatch(value)
         return s.with_(end=s.start + len(m.group(1))) if m else s
+    if s.category is Category.ID and (m := _AGE_THEN_GRAVIDA.fullmatch(value)) is not None:
+        return s.with_(end=s.start + m.end("age"), category=Category.AGE, fine="OTHER")  # "24 G1P0"
     if s.category is Category.PROFESSION:
         m = _JOB_QUALIFIER_LEAD.match(value)
         return s.with_(start=s.start + m.end()) if m is not None and m.end() < len(value) else s

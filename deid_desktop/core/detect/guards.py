@@ -56,7 +56,7 @@ _MEASURE = re.compile(rf"\d[\d.,]*\s*{_UNIT}(?:\s*/\s*{_UNIT})*(?![A-Za-z])")
 
 # What may follow a bare number that is neither an age nor a date.
 _PACK_YEARS = r"pack[\s\-]*(?:years?|yrs?)\b|py\b"
-_AFTER_QUANTITY = re.compile(rf"\s*(?:{_PACK_YEARS}|(?:[munpµμ]?g|[muµμnp]?mol|[dmuµμ]?L|IU|mIU|mEq|units?|kg|cm|mm|mmHg|bpm|%)(?![A-Za-z]))", re.I)
+_AFTER_QUANTITY = re.compile(rf"\s*(?:{_PACK_YEARS}|(?:[munpµμ]?g|[muµμnp]?mol|[dmuµμ]?L|IU|mIU|mEq|units?|kg|cm|mm|mmHg|bpm|%)(?![A-Za-z0-9]))", re.I)
 _AFTER_DURATION = re.compile(r"\s*(?:years?|yrs?|months?|mths?|weeks?|wks?|days?|hours?|hrs?)\b(?![\s\-]*old)", re.I)
 _BARE_NUMBER = re.compile(r"\d{1,3}(?:\.\d+)?")
 
@@ -154,6 +154,12 @@ _TIME_RANGE = re.compile(
 # (one side that cannot be a year makes both times: a night shift "1900-0730"; "1998-2003" is years)
 # A clock time with its unit, "found at approx 0630hrs", "1400 h": no date, place or number of anyone's.
 _CLOCK_HOURS = re.compile(r"(?<![\w:/.-])(?:[01]\d|2[0-3])[0-5]\d[ \t]?(?:hrs?|h)\b")
+# A clock time with "a"/"p" for am/pm as message apps write it: "9:55a", "12:05p".
+_CLOCK_AMPM = re.compile(r"(?<![\w:/.-])(?:[01]?\d|2[0-3]):[0-5]\d[ \t]?(?i:a|p|am|pm|a\.m\.|p\.m\.)(?![\w])")
+# Weeks and days of a pregnancy: "38w2d", "38 wk 2 d" ("38/40" and "38+2": _GESTATION).
+_WEEKS_AND_DAYS = re.compile(r"\d{1,2}[ \t]?(?:w|wk|wks)[ \t]?\d[ \t]?d", re.IGNORECASE)
+# Gravida and para: "G1P0", "G3P2012", "G2 P1".
+_GRAVIDA_PARA = re.compile(r"G\d{1,2}[ \t]?P\d{1,4}(?:[ \t]?A\d)?")
 # The day of the week before a time: "Mon  0730-0830" of a roster is a time, not a date.
 _WEEKDAY = re.compile(r"(?i:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?i:day)?\.?[ \t]+")
 # A gene variant in HGVS notation: "c.4388T>G", "p.Arg175His", "c.5266dupC".
@@ -510,6 +516,12 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
         return True
     if _inside(_CLOCK_HOURS, text, span):
         return True
+    if span.category in (Category.AGE, Category.ID, Category.CONTACT) and _inside(_CLOCK_AMPM, text, span):
+        return True  # "[11/20 9:55a]": a message's time, "55a" no age
+    if span.category == Category.AGE and _WEEKS_AND_DAYS.fullmatch(value):
+        return True  # "38w2d": a pregnancy's weeks and days, no one's age
+    if span.category == Category.ID and _GRAVIDA_PARA.fullmatch(value):
+        return True  # "G1P0": an obstetric history
     if span.category == Category.DATE and _CLOCK_12H.fullmatch(value):
         return True  # "11pm": a time of day is no date
     if span.category in (Category.LOCATION, Category.AGE, Category.CONTACT) and _inside(_TIME_RANGE, text, span):
@@ -706,7 +718,10 @@ _NOT_JOB_ENDS = frozenset(
     "further however whenever wherever whatever whoever hereafter thereafter ago anymore "
     # where one lives or what is done to one, made like a job's word ("a second-floor apartment")
     "apartment apartments basement appointment appointments treatment assessment management equipment "
-    "environment placement settlement floor floors door doors indoor outdoor corner".split()
+    "environment placement settlement floor floors door doors indoor outdoor corner "
+    # things made like a job's word ("fell off a ladder")
+    "ladder ladders computer computers heater water shower letter letters paper number numbers power tower "
+    "border trailer freezer cooler counter matter winter summer weather dinner supper".split()
 )
 
 

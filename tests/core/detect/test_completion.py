@@ -542,6 +542,10 @@ def test_a_contact_that_took_in_markup_keeps_only_its_addresses():
         # a name that ends with an initial keeps its full stop
         ("Reported by: Gurpreet K., PCW", "Gurpreet K", Category.NAME, ["Gurpreet K."]),
         ("Seen by Gurpreet Kaur. Then home", "Gurpreet Kaur", Category.NAME, ["Gurpreet Kaur"]),
+        # a woman's age and her obstetric history read as one identifier
+        ("Marisela Q  24 G1P0 @ 38w2d", "24 G1P0", Category.ID, ["24"]),
+        # a carer's role before her name
+        ("found on floor by PCW Harpreet. No head strike", "PCW Harpreet", Category.NAME, ["Harpreet"]),
         # "retired", "former", "ex-" before a job: the job is what follows
         ("He is a retired signalman who", "retired signalman", Category.PROFESSION, ["signalman"]),
         ("Former police officer.", "Former police officer", Category.PROFESSION, ["police officer"]),

@@ -192,6 +192,8 @@ STILL_PHI = [
     ("Cell: 424-7470", "424", Category.ID),
     # an institution named only with service words: both models marked it, the guard dropped it
     ("Diabetes educator: Tegan Hocking, Women's and Children's Hospital.", "Women's and Children's Hospital", Category.ORGANIZATION),
+    # an age before an obstetric history: "G" is no gram there
+    ("Marisela Q  24 G1P0 @ 38w2d  EDD 12/03/2024", "24", Category.AGE),
 ]
 
 
@@ -743,6 +745,12 @@ def test_the_clock_times_opening_a_logs_lines_are_no_phi():
         ("Code status DNR/DNI, POLST signed 10/28/24.", "POLST", Category.NAME),  # an order form
         ("lives with Dolores in a second-floor apartment on Prospect St", "second-floor", Category.LOCATION),  # a storey
         ("lives with Dolores in a second-floor apartment on Prospect St", "apartment", Category.PROFESSION),  # a home
+        ("[11/20 9:55a] kayla (MA): rx sent", "55a", Category.AGE),  # a message's clock time
+        ("Marisela Q  24 G1P0 @ 38w2d  EDD 12/03/2024", "38w2d", Category.AGE),  # a pregnancy's weeks and days
+        ("Marisela Q  24 G1P0 @ 38w2d  EDD 12/03/2024", "G1P0", Category.ID),  # gravida and para
+        ('CC: "I fell off a ladder"', "ladder", Category.PROFESSION),  # a thing made like a job's word
+        ("Splinted. Ortho f/u with Dr. Pankratz", "Ortho", Category.NAME),  # a service's short name
+        ("Tangata whaiora: Rawiri Te Awe Awe", "Tangata whaiora", Category.NAME),  # the person a service serves
     ],
 )
 def test_faiths_clock_times_table_cells_sections_and_labels_are_no_phi(guard, text, value, category):

@@ -565,6 +565,9 @@ _ROLE = rf"(?:(?i:{_ROLE_WORDS})|{_ROLE_ACRONYMS}|(?i:{TITLE_WORD}))"
 # word of a long text cost a tenth of a second per 200 kB)
 _LOWER_IN_BRACKETS = re.compile(r"\([ \t]*(?P<n>[a-z][a-z'’-]{2,})[ \t]*\)")
 _ROLE_BEFORE = re.compile(rf"(?<![\w-]){_ROLE}[ \t]*$")
+_ROLE_INITIALS_THEN_NAME = re.compile(
+    r"(?<![\w/-])(?:RN|EN|PCW|AIN|HCA|CN|RM|SN|NUM|CNS|CNC|HCSW|CSW)[ \t]+(?P<n>[A-Z][a-z'’-]{2,}(?:[ \t][A-Z][a-z'’-]{2,})?)(?![\w'’-])"
+)
 _ROLE_THEN_NAME = re.compile(rf"(?<![\w-]){_ROLE}[ \t]*\([ \t]*(?P<n>{NAME})[ \t]*\)")
 _NAME_THEN_ROLE = re.compile(rf"(?<![\w'’.-])(?P<n>{NAME})[ \t]*\([ \t]*{_ROLE}[ \t]*\)")
 # ... and the one to call, before an extension or a pager: "Call Gretchen @ ext 223".
@@ -593,6 +596,13 @@ class StaffNameDetector(_NameRule):
 
     def detect(self, text: str) -> list[Span]:
         out = []
+        for m in _ROLE_INITIALS_THEN_NAME.finditer(text):
+            # "RN Okonkwo assessed", "PCW Harpreet found": a nurse or carer by the initials of
+            # the role, then the name; validated where it reads as one
+            keys = [_key(w) for w in m["n"].split()]
+            if _reads_as_a_name(keys) and all(k not in not_names() for k in keys):
+                if (s := self.name_span(text, m.start("n"), m.end("n"), "OTHER", 0.8)) is not None:
+                    out.append(s.with_(validated=True))
         for rx in (_ROLE_THEN_NAME, _NAME_THEN_ROLE, _NAME_THEN_EXTENSION):
             for m in rx.finditer(text):
                 start, end = m.start("n"), m.end("n")
@@ -661,7 +671,7 @@ class HandoverNameDetector(_NameRule):
             else:
                 out.extend(self.span(m.start(g), m.end(g), Category.NAME, "PATIENT", 0.85, validated=True) for g in groups)
                 if m.re is _BED_NAME_AGE and 0 < int(m["age"]) <= 120:
-                    out.append(self.span(m.start("age"), m.end("age"), Category.AGE, "AGE", 0.8, validated=True))
+                    out.append(self.span(m.start("age"), m.end("age"), Category.AGE, "OTHER", 0.8, validated=True))
         return out
 
 

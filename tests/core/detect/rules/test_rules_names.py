@@ -285,6 +285,22 @@ def test_a_handover_line_names_the_patient_before_the_age_and_sex(text, expected
     assert all(s.validated and s.fine == "PATIENT" for s in spans)  # not out-voted by the models
 
 
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("RN Okonkwo assessed: skin tear L forearm", ["Okonkwo"]),
+        ("Found on floor beside bed by PCW Harpreet. No head strike", ["Harpreet"]),
+        ("RN Assessment completed", []),  # an ordinary word
+        ("HCA Station 2 to cover", []),
+    ],
+)
+def test_a_name_after_a_nurses_or_carers_role_initials_is_found(text, expected):
+    """"RN Okonkwo assessed": before, one model's low reading was all there was, and lost."""
+    spans = [s for s in run("staff_name", text)]
+    assert [text[s.start : s.end] for s in spans] == expected
+    assert all(s.validated for s in spans)
+
+
 def test_a_beds_line_with_a_name_and_an_age_without_a_sex_names_the_patient_and_the_age():
     """"Bed 7  Stanislaw Wozniak 76  CAP on IV co-amox": before, the name and the age went out
     as written (one model read "Stanislaw" as a place)."""
