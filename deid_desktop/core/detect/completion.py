@@ -75,7 +75,7 @@ _ORG_HEADS = frozenset(
     """
     center centre hospital hospitals clinic clinics practice pharmacy chemist chemists surgery school college
     academy university trust church infirmary hospice institute foundation society group services laboratory
-    laboratories imaging radiology pathology board council club library museum network partners associates
+    laboratories imaging radiology pathology board council club library museum network partners associates prison
     authority ministry agency corporation ltd limited inc llc pty plc drug drugs drugstore rx apothecary dispensary
     """.split()
 )

@@ -608,6 +608,12 @@ def test_a_first_initial_the_vote_left_before_a_surname_joins_it(text, value, ex
     assert found(text, [span(text, value, Category.NAME)]) == [expected]
 
 
+def test_a_place_ending_in_a_prison_is_an_organisation():
+    text = "Dad in Rimutaka Prison until 2026."
+    out = complete(text, [span(text, "Rimutaka Prison", Category.LOCATION)])
+    assert [(text[s.start : s.end], s.category) for s in out] == [("Rimutaka Prison", Category.ORGANIZATION)]
+
+
 def test_a_place_ending_in_a_school_is_an_organisation_and_joins_the_piece_before_it():
     text = "Student health care plan - Mount Barker High School\nStudent: L"
     out = complete(text, [span(text, "Mount", Category.ORGANIZATION), span(text, "Barker High School", Category.LOCATION)])

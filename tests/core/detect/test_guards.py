@@ -751,6 +751,7 @@ def test_the_clock_times_opening_a_logs_lines_are_no_phi():
         ('CC: "I fell off a ladder"', "ladder", Category.PROFESSION),  # a thing made like a job's word
         ("Splinted. Ortho f/u with Dr. Pankratz", "Ortho", Category.NAME),  # a service's short name
         ("Tangata whaiora: Rawiri Te Awe Awe", "Tangata whaiora", Category.NAME),  # the person a service serves
+        ("Dentist: Dr Freya Oldenburg (DCNZ 14893)", "DCNZ", Category.LOCATION),  # a registration body
     ],
 )
 def test_faiths_clock_times_table_cells_sections_and_labels_are_no_phi(guard, text, value, category):

@@ -675,7 +675,8 @@ class HandoverNameDetector(_NameRule):
         return out
 
 
-_CAP_RUN = re.compile(rf"{WORD}(?:[ \t]+(?:[{UP}]\.?[ \t]+)?{WORD}){{1,3}}")
+# (words one space apart: two spaces or a tab is a form's next field, "Giuseppina Lombardi  Room 14")
+_CAP_RUN = re.compile(rf"{WORD}(?:[ ](?:[{UP}]\.?[ ])?{WORD}){{1,3}}")
 _INITIAL_SURNAME = re.compile(rf"(?<![\w.])(?:[{UP}]\.[ \t]?){{1,2}}(?P<last>{WORD})")  # "F. McAllister"
 _ORG_OR_STREET_AFTER = re.compile(
     r"[ \t]+(?:Hospital|Clinic|Centre|Center|Health|Practice|Surgery|Street|St|Road|Rd|Avenue|Ave|Lane|Drive"

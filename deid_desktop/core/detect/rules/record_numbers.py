@@ -20,7 +20,8 @@ _LABELS: list[tuple[str, str, float]] = [
     (r"(?i:acc(?:oun)?t\.?" + _NO + r"|billing\s*(?:no\b\.?|number|id|#)|invoice" + _NO + r")", "ACCOUNT", 0.9),
     (r"(?i:licen[cs]e" + _NO + r"|lic\.?\s*(?:no\b\.?|#)|provider\s*(?:no\b\.?|number|id)|prescriber\s*(?:no\b\.?|number|id)"
      + r"|(?:medical\s+)?registration\s*(?:no\b\.?|number|#)|gmc" + _NO + r"|mcnz" + _NO + r"|ahpra" + _NO
-     + r"|apc\s*(?:no\b\.?|number))|DEA" + _NO + r"|NPI" + _NO + r"|NCPDP" + _NO, "LICENSE", 0.9),
+     + r"|apc\s*(?:no\b\.?|number)|dcnz" + _NO + r"|pcnz" + _NO + r"|ncnz" + _NO + r"|nmc\s*(?:pin|no\b\.?|number)"
+     + r"|hcpc" + _NO + r"|gdc" + _NO + r"|gphc" + _NO + r")|DEA" + _NO + r"|NPI" + _NO + r"|NCPDP" + _NO, "LICENSE", 0.9),
     (r"(?i:policy" + _NO + r"|member(?:ship)?\s*(?:id|no\b\.?|number|#)|insurance\s*(?:id|no\b\.?|number|#)"
      + r"|health\s*(?:plan|fund|insurance)" + _NO + r"|medicare" + _NO + r"|medicaid" + _NO
      + r"|subscriber\s*(?:id|no\b\.?|number)|group\s*(?:no\b\.?|number|#)|plan\s*(?:id|no\b\.?|number)"

@@ -58,6 +58,10 @@ def test_never_issued_ssns_are_not_found(number):
         ("Ofc. H. Lord, badge 4471, attended", ("4471", "OTHER")),
         ("Badge #4471", ("4471", "OTHER")),
         ("Service number 8812345", ("8812345", "OTHER")),
+        # registration bodies' numbers: Dental, Pharmacy and Nursing Councils of NZ, UK's NMC, HCPC
+        ("Dentist: Dr Freya Oldenburg (DCNZ 14893). Recall", ("14893", "LICENSE")),
+        ("Staff nurse, NMC PIN 12A3456E", ("12A3456E", "LICENSE")),
+        ("Physiotherapist HCPC PH123456", ("PH123456", "LICENSE")),
     ],
 )
 def test_numbers_after_their_labels(text, expected):

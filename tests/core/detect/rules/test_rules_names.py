@@ -170,6 +170,12 @@ def test_dictionary_names_need_a_first_name_and_a_surname():
     assert mary.fine == "PATIENT"
 
 
+def test_a_dictionary_name_stops_at_a_forms_column_gap():
+    # "Room" is a surname too; two spaces start the form's next field
+    text = "Resident: Giuseppina Lombardi  Room 14  DOB 1931"
+    assert texts("dictionary_name", text) == ["Giuseppina Lombardi"]
+
+
 @pytest.mark.parametrize(
     "text",
     [
