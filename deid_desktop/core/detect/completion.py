@@ -567,12 +567,58 @@ _LABEL_COLON = re.compile(r"[ \t]*:")
 
 
 def _without_next_label(text: str, s: Span) -> Span:
-    if not _LABEL_COLON.match(text, s.end):
-        return s
     gaps = list(_COLUMN_GAP.finditer(text, s.start, s.end))
     if not gaps or gaps[-1].start() <= s.start or gaps[-1].end() >= s.end:
         return s
-    return s.with_(end=gaps[-1].start())
+    label = text[gaps[-1].end() : s.end]
+    # the next field's label, with its colon after the span or known by its letters (a scan's
+    # "D0B": "BJ0RNSTAD, ELLA  D0B O3/11/1949")
+    if _LABEL_COLON.match(text, s.end) or label.upper().replace("0", "O").replace(".", "") in _FIELD_LABEL_WORDS:
+        return s.with_(end=gaps[-1].start())
+    return s
+
+
+_FIELD_LABEL_WORDS = frozenset({"DOB", "AGE", "SEX", "DOD", "ADMITTED", "ADDRESS", *ID_LABELS})
+
+
+# A surname a scan's OCR read with a zero for its O ("BJ0RNSTAD, ELLA"), taken for an
+# identifier: beside a name's comma, it is the name's.
+_NAME_WITH_ZERO = re.compile(r"[A-Z]+0[A-Z0]*[A-Z]|[A-Z]*[A-Z]0[A-Z]+")
+
+
+def _ocr_surnames(text: str, ordered: list[Span]) -> list[Span]:
+    out = list(ordered)
+    for k, s in enumerate(out):
+        if s.category is not Category.ID or not _NAME_WITH_ZERO.fullmatch(text, s.start, s.end):
+            continue
+        if sum(c.isalpha() for c in text[s.start : s.end]) < 4 or text[s.start : s.end].count("0") > 2:
+            continue
+        nxt = out[k + 1] if k + 1 < len(out) else None
+        if nxt is not None and nxt.category is Category.NAME and text[s.end : nxt.start] in (", ", ","):
+            # "SURNAME, First" is one name, as annotation takes it
+            out[k] = s.with_(category=Category.NAME, fine=nxt.fine, end=nxt.end, score=max(s.score, nxt.score))
+            out[k + 1] = out[k]
+    return sort_spans(set(out)) if len(set(out)) != len(out) else out
+
+
+# A single initial the models kept without the first name before it ("Sue P. RN"): a listed
+# first name right before it is the same person's.
+_FIRST_NAME_BEFORE = re.compile(r"(?<![\w'’-])([A-Z][a-z]{1,15})[ \t]$")
+
+
+def _with_first_name_before(text: str, s: Span, prev: Span | None) -> Span:
+    if s.end - s.start != 1 or not text[s.start].isupper():
+        return s
+    m = _FIRST_NAME_BEFORE.search(text, max(0, s.start - 18), s.start)
+    if m is None or (prev is not None and prev.end > m.start(1)):
+        return s
+    from .lexicons import first_names, not_names
+
+    word = m.group(1).casefold()
+    if word not in first_names() or word in not_names():
+        return s
+    end = s.end + 1 if text[s.end : s.end + 1] == "." else s.end  # the initial keeps its full stop
+    return s.with_(start=m.start(1), end=end)
 
 
 # A name that ran into the department in brackets after it ("Mr S. Venkatesan (Orthopaedics),
@@ -654,7 +700,7 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
         for q in _town_and_state(text, t)
         for p in _pair_parts(text, _without_annotation_extras(text, q))
     )
-    ordered = _whole_identifier_tokens(text, ordered)
+    ordered = _ocr_surnames(text, _whole_identifier_tokens(text, ordered))
     # an identifier joined from pieces may now begin with its label ("lic" + "P" + "884102")
     ordered = [_without_annotation_extras(text, s) if s.category is Category.ID else s for s in ordered]
     out: list[Span] = []
@@ -674,6 +720,7 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
             s = _without_time(text, s)
         if s.category is Category.NAME:
             s = _with_initial_before(text, s, out[-1] if out else None)
+            s = _with_first_name_before(text, s, out[-1] if out else None)
             s = _without_greeting(text, s)
             s = _without_trailing_words(text, s)
             s = _without_next_label(text, s)

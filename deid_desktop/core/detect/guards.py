@@ -29,7 +29,7 @@ from typing import Iterable
 
 from ..categories import Category
 from ..spans import Span
-from .lexicons import clinical_acronyms, encoder_words, guard_terms, professions
+from .lexicons import clinical_acronyms, encoder_words, guard_terms, places, professions
 
 GUARDED_CATEGORIES = frozenset({Category.NAME, Category.LOCATION, Category.ORGANIZATION})
 
@@ -558,8 +558,14 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
         return True  # "Visit time 0930-1115"; an OASIS item's code opening its line ("M0066 DOB:")
     if span.category == Category.ID and value.upper() in ID_LABELS:
         return True  # the label alone
+    if span.category == Category.NAME and value in ("SN", "S/N") and _SERIAL_AFTER.match(text, span.end):
+        return True  # "SN RNB204418S": a serial number's label
     if span.category == Category.NAME and len(value) == 1 and value.islower():
         return True  # "baby v sleepy today": initials are capitals
+    if span.category == Category.LOCATION and _LOWER_WORD.fullmatch(value) and value in encoder_words() and value not in places():
+        return True  # "in dorm": an everyday word in lower case is where, not which place
+    if span.category in (Category.LOCATION, Category.ORGANIZATION, Category.NAME) and value in _FIELD_LABELS_AS_WORDS and _LABEL_COLON_AFTER.match(text, span.end):
+        return True  # "Location: Tesco Extra": the field's label
     if span.category == Category.NAME and value in ("M", "F") and _AGE_BEFORE_SEX.search(text, max(0, span.start - 16), span.start):
         return True  # "71 y.o. F": the sex after an age
     if span.category == Category.LOCATION and _clock_time_after_a_verb(text, span) and not _JOINED_AFTER.match(text, span.end):
@@ -571,6 +577,13 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
     if span.category == Category.ID and _CELLS.fullmatch(value):
         return True
     return False
+
+
+_LOWER_WORD = re.compile(r"[a-z]{3,}")
+_SERIAL_AFTER = re.compile(r"[ \t]*[:#]?[ \t]*[A-Z0-9-]*\d")
+# Form labels a model read as the value after them ("Location: Tesco Extra").
+_FIELD_LABELS_AS_WORDS = frozenset("Location Address Facility Site Place Venue Organisation Organization Employer School Name".split())
+_LABEL_COLON_AFTER = re.compile(r"[ \t]*:")
 
 
 # A section of an act written as one word: "s136", "s.2", "ss47".

@@ -608,6 +608,24 @@ def test_a_first_initial_the_vote_left_before_a_surname_joins_it(text, value, ex
     assert found(text, [span(text, value, Category.NAME)]) == [expected]
 
 
+def test_a_surname_a_scan_read_with_a_zero_is_the_name_before_its_first_name():
+    """A fax's "BJ0RNSTAD, ELLA  D0B O3/11/1949": the models took the surname for an ID and
+    the first name with the scan's "D0B" label."""
+    text = "RE: Pt BJ0RNSTAD, ELLA  D0B O3/11/1949\nEcho"
+    out = complete(text, [span(text, "BJ0RNSTAD", Category.ID), span(text, "ELLA  D0B", Category.NAME)])
+    assert [(text[s.start : s.end], s.category) for s in out] == [("BJ0RNSTAD, ELLA", Category.NAME)]
+    # an identifier with a zero stays one away from a name
+    lab = "Ref AB0CDE, seen"
+    assert [(lab[s.start : s.end], s.category) for s in complete(lab, [span(lab, "AB0CDE", Category.ID)])] == [("AB0CDE", Category.ID)]
+
+
+def test_a_listed_first_name_before_an_initial_the_models_kept_joins_it():
+    text = "Next visit Monday. Sue P. RN\n"
+    assert found(text, [span(text, "P", Category.NAME)]) == ["Sue P."]
+    plain = "See section P. Then"  # no first name before it
+    assert found(plain, [span(plain, "P", Category.NAME)]) == ["P"]
+
+
 def test_a_place_ending_in_a_prison_is_an_organisation():
     text = "Dad in Rimutaka Prison until 2026."
     out = complete(text, [span(text, "Rimutaka Prison", Category.LOCATION)])

@@ -192,6 +192,8 @@ STILL_PHI = [
     ("Cell: 424-7470", "424", Category.ID),
     # an institution named only with service words: both models marked it, the guard dropped it
     ("Diabetes educator: Tegan Hocking, Women's and Children's Hospital.", "Women's and Children's Hospital", Category.ORGANIZATION),
+    # a town in lower case that is no everyday word stays a place
+    ("pt lives at apt 2, yonkers with her son", "yonkers", Category.LOCATION),
     # an age before an obstetric history: "G" is no gram there
     ("Marisela Q  24 G1P0 @ 38w2d  EDD 12/03/2024", "24", Category.AGE),
 ]
@@ -752,6 +754,11 @@ def test_the_clock_times_opening_a_logs_lines_are_no_phi():
         ("Splinted. Ortho f/u with Dr. Pankratz", "Ortho", Category.NAME),  # a service's short name
         ("Tangata whaiora: Rawiri Te Awe Awe", "Tangata whaiora", Category.NAME),  # the person a service serves
         ("Dentist: Dr Freya Oldenburg (DCNZ 14893)", "DCNZ", Category.LOCATION),  # a registration body
+        ("mother Miriam - breast ca dx 47; maternal aunt ovarian ca.", "ovarian", Category.NAME),  # an organ's
+        ("Lives with roommate (Tyler) in dorm, Pleasant Grove.", "dorm", Category.LOCATION),  # an everyday word
+        ("23/11/24 07:42  Location: Tesco Extra, Chorley Road", "Location", Category.LOCATION),  # a label
+        ("Device: Medtronic Azure XT DR MRI  SN RNB204418S", "Azure", Category.NAME),  # a pacemaker's model
+        ("Device: Medtronic Azure XT DR MRI  SN RNB204418S", "SN", Category.NAME),  # a serial number's label
     ],
 )
 def test_faiths_clock_times_table_cells_sections_and_labels_are_no_phi(guard, text, value, category):
