@@ -141,6 +141,10 @@ def _widen_organisations(text: str, ordered: list[Span]) -> list[Span]:
             s = _as_organisation(s)  # "Barker High School": a place does not end in a school
         if s.category in _PLACES:
             end = _org_end(text, s.end)
+            if end is not None and _last_word(text, s).casefold() in _ORG_HEADS and all(
+                w.casefold() in _service_after_head() or _DEPARTMENT_WORD.fullmatch(w) for w in text[s.end : end].split()
+            ):
+                end = None  # "Whangārei Hospital" + "General Surgery": the hospital's department
             nxt = ordered[i + 1] if i + 1 < len(ordered) else None
             if end is not None and (nxt is None or end <= nxt.start):
                 s = _as_organisation(s, end=end)
@@ -312,7 +316,7 @@ _NAME_LEAD = re.compile(
     rf"(?i:{_KIN_ANY_CASE})[ \t]+(?=[A-Z])|(?:{_KIN_LOWER_ONLY})[ \t]+(?=[A-Z])"
     r"|(?:CN|RN|EN|SN|HCA|NP|RM|MW|CNM|CNS|CNC|NUM|ANUM|NIC|NRP|EMT|OT|SW|PT|MO|HO|PCP|GP|PCW|AIN|AHW|CA|HCSW|CSW)[ \t]+(?=[A-Z][a-z])"
     r"|(?:Phoned|Called|Rang|Emailed|Texted|Paged|Messaged|Visited|Asked|Informed|Advised)[ \t]+(?=[A-Z][a-z])"
-    r"|(?:Pt|Pts|Patient|Client|Resident)\.?:?[ \t]+(?=[A-Z])"  # "Pt DUBROVSKY, LEV A": the role, in any case after it
+    r"|(?:Pt|Pts|Patient|Client|Resident|Res)\.?:?[ \t]+(?=[A-Z])"  # "Pt DUBROVSKY, LEV A": the role, in any case after it
     # a care team's member by role: "Podiatrist Arjun Nair", "DE Fiona Blake"
     r"|(?:Podiatrist|Dietitian|Dietician|Physiotherapist|Physio|Pharmacist|Paramedic|Midwife|Psychologist"
     r"|Counsell?or|Interpreter|Radiographer|Sonographer|Audiologist|Optometrist|Educator|DE|CDE)[ \t]+(?=[A-Z][a-z])"
@@ -378,9 +382,12 @@ def _service_after_head() -> frozenset[str]:
     "Group")."""
     from .rules.organisations import GENERIC_WORDS
 
-    return frozenset(GENERIC_WORDS) | frozenset("department dept unit ward clinic clinics service services outpatients device".split())
+    return frozenset(GENERIC_WORDS) | frozenset(
+        "department dept unit ward clinic clinics service services outpatients device general internal acute".split()
+    )
 
 
+_DEPARTMENT_WORD = re.compile(DEPARTMENT)
 _DEPARTMENT_AFTER_HEAD = re.compile(
     r"\b(?i:Hospital|Hospitals|Infirmary|Healthcare|Trust|Institute|Center|Centre)(?P<tail>(?:[ \t]+[A-Z][A-Za-z&-]*){1,3})$"
 )
@@ -395,7 +402,7 @@ def _without_department_beside(text: str, s: Span) -> Span:
     seps = list(_BESIDE.finditer(text, s.start, s.end))
     if not seps:
         m = _DEPARTMENT_AFTER_HEAD.search(text, s.start, s.end)
-        if m is not None and all(w.casefold() in _service_after_head() for w in m["tail"].split()):
+        if m is not None and all(w.casefold() in _service_after_head() or _DEPARTMENT_WORD.fullmatch(w) for w in m["tail"].split()):
             return s.with_(end=m.start("tail"))  # "Redcliffe Hospital Renal": the ward's service
         return s
     last, first = seps[-1], seps[0]
@@ -696,7 +703,8 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
         for s in ordered
         for f in _field_parts(text, s)
         for n in _name_parts(text, f)
-        for t in _street_and_town(text, n)
+        for a in _age_before_address(text, n)
+        for t in _street_and_town(text, a)
         for q in _town_and_state(text, t)
         for p in _pair_parts(text, _without_annotation_extras(text, q))
     )
@@ -833,6 +841,20 @@ def _streets_named_for_people(text: str, ordered: list[Span]) -> list[Span]:
         out.append(s.with_(start=start, end=m.end(), category=Category.LOCATION, fine="STREET"))
         skip_to = m.end()  # the street's word, marked apart by a model, is inside it now
     return out
+
+
+# A person's age and the address after it read as one place ("Mrs Hilda Blowers, 86, 3 Mill
+# Cottages, Aylsham"): the age, after the name's comma, is an age.
+_AGE_THEN_ADDRESS = re.compile(r"(?P<age>\d{1,3}),[ \t]+(?=\d{1,5}[A-Za-z]?[ \t]+[A-Z])")
+
+
+def _age_before_address(text: str, s: Span) -> list[Span]:
+    if s.category is not Category.LOCATION:
+        return [s]
+    m = _AGE_THEN_ADDRESS.match(text, s.start, s.end)
+    if m is None or text[max(0, s.start - 2) : s.start] != ", " or not 0 < int(m["age"]) <= 120:
+        return [s]
+    return [s.with_(end=m.end("age"), category=Category.AGE, fine="OTHER"), s.with_(start=m.end())]
 
 
 # A street and its town read as one place ("220 Market St Ste 4, Sunbury"): annotated, and

@@ -894,7 +894,7 @@ _NAME_LINE_BEFORE = re.compile(r"[A-Z][\w'’-]*[ \t]*\n?[ \t]*$")
 _SERVICE_EXTRA = (
     "& and of pre-op assessment device infection sciences science cellular wing lab labs gp doctor doctors "
     # what a specialist clinic treats: "Medical Retina Clinic", "Heart Failure Clinic"
-    "retina retinal glaucoma cornea corneal cataract cataracts uveitis macular failure lipid lipids "
+    "retina retinal glaucoma cornea corneal cataract cataracts uveitis macular failure lipid lipids nurse nurses nursing "
     "anticoagulation warfarin inr stoma headache epilepsy colposcopy"
 )
 

@@ -546,6 +546,9 @@ def test_a_contact_that_took_in_markup_keeps_only_its_addresses():
         ("Marisela Q  24 G1P0 @ 38w2d", "24 G1P0", Category.ID, ["24"]),
         # a carer's role before her name
         ("found on floor by PCW Harpreet. No head strike", "PCW Harpreet", Category.NAME, ["Harpreet"]),
+        ("Res Evelyn Strickland-Moore rm 212B", "Res Evelyn Strickland-Moore", Category.NAME, ["Evelyn Strickland-Moore"]),
+        # a nurse's note after an organisation's name is no part of it
+        ("Sunrise of Bellevue - Nurse's note 11/21/24", "Bellevue - Nurse", Category.ORGANIZATION, ["Bellevue"]),
         # "retired", "former", "ex-" before a job: the job is what follows
         ("He is a retired signalman who", "retired signalman", Category.PROFESSION, ["signalman"]),
         ("Former police officer.", "Former police officer", Category.PROFESSION, ["police officer"]),
@@ -624,6 +627,18 @@ def test_a_listed_first_name_before_an_initial_the_models_kept_joins_it():
     assert found(text, [span(text, "P", Category.NAME)]) == ["Sue P."]
     plain = "See section P. Then"  # no first name before it
     assert found(plain, [span(plain, "P", Category.NAME)]) == ["P"]
+
+
+def test_an_age_and_the_address_after_it_read_as_one_place_are_an_age_and_a_place():
+    text = "Adult at risk: Mrs Hilda Blowers, 86, 3 Mill Cottages, Aylsham"
+    out = complete(text, [span(text, "86, 3 Mill Cottages", Category.LOCATION)])
+    assert [(text[s.start : s.end], s.category) for s in out] == [("86", Category.AGE), ("3 Mill Cottages", Category.LOCATION)]
+
+
+def test_a_hospitals_department_after_its_name_is_left_out_and_not_taken_back():
+    text = "Referral via ERMS to Whangārei Hospital General Surgery\nPatient"
+    assert found(text, [span(text, "Whangārei Hospital General Surgery", Category.ORGANIZATION)]) == ["Whangārei Hospital"]
+    assert found(text, [span(text, "Whangārei Hospital", Category.ORGANIZATION)]) == ["Whangārei Hospital"]
 
 
 def test_a_place_ending_in_a_prison_is_an_organisation():

@@ -52,6 +52,18 @@ _EMPLOYER = re.compile(
     rf"\b(?i:works?|worked|working|employed|employee|job|contractor)[ \t]+(?:at|for|with|by)[ \t]+(?:the[ \t]+)?"
     rf"(?P<n>[{UP}][\w'’&-]*(?:[ \t]+[{UP}][\w'’&-]*){{0,3}})"
 )
+# A form's employer, insurer or school field: "Employer: Fulton Hogan (Rolleston depot)",
+# "Employer: Lockheed Martin". The label says what the capitalised words are, whatever names
+# they look like; they end at a column gap, a bracket or a comma.
+_ORG_FIELD = re.compile(
+    rf"\b(?i:employer|employed by|company|insurer|insurance company|health insurer|workers'? comp(?:ensation)? carrier"
+    rf"|carrier|school|kindergarten|daycare|day care|nursery|workplace)[ \t]*:[ \t]*"
+    rf"(?P<n>[{UP}][\w'’&.-]*(?:[ ](?:of[ ]|and[ ]|&[ ])?[{UP}][\w'’&.-]*){{0,4}})"
+)
+_NO_ORG_FIELD = frozenset(
+    "self year yr grade none nil n/a na unemployed retired home homeschooled student unknown pending not "
+    "various casual same previous current see".split()
+)
 # Words that make "X Clinic" a department or a kind of service, not a named organisation.
 GENERIC_WORDS = _GENERIC = frozenset(
     """
@@ -117,6 +129,13 @@ class OrganisationDetector(RuleDetector):
             found.append(self.span(m.start(), m.end(), Category.ORGANIZATION, "HOSPITAL", 0.9, validated=True))
         for m in _PRISON.finditer(text):
             found.append(self.span(m.start(), m.end(), Category.ORGANIZATION, "OTHER", 0.9, validated=True))
+        for m in _ORG_FIELD.finditer(text):
+            words = [w.casefold().rstrip(".,") for w in m["n"].split()]
+            if words[0] in _NO_ORG_FIELD or re.match(r"[ \t]*\d", text[m.end("n") : m.end("n") + 3]):
+                continue  # "Employer: Self employed", "School: Year 9"
+            if not all(w in _GENERIC or w in not_names() for w in words):
+                end = m.end("n") - 1 if m["n"].endswith(".") and not m["n"].endswith((" Inc.", " Ltd.", " Co.")) else m.end("n")
+                found.append(self.span(m.start("n"), end, Category.ORGANIZATION, "COMPANY", 0.85, validated=True))
         for m in _EMPLOYER.finditer(text):
             first = m["n"].split()[0].casefold()
             if first not in name_words() and first not in not_names():

@@ -55,7 +55,7 @@ _GENERIC_HEADS = (
 _NOT_MODIFIERS = frozenset(
     """
     a an the and or of for to in at on with by from who which that this his her their its our my your
-    very good great keen avid heavy light poor known key main major primary big small real hard busy
+    very good great keen avid heavy light poor known key main major big small real hard busy
     bad excellent fine proud happy nice lovely old young new active regular occasional social
     """.split()
 )

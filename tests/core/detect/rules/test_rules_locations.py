@@ -140,6 +140,25 @@ def test_known_insurers_and_pharmacy_chains_are_validated_organisations(text, va
 
 
 @pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Employer: Fulton Hogan (Rolleston depot)\nOccupation", "Fulton Hogan"),  # names a person's
+        ("DOB 07/07/1980   Employer: Lockheed Martin\nClaim", "Lockheed Martin"),
+        ("Daycare: Bright Horizons on Wade Hampton Blvd.", "Bright Horizons"),
+        ("Workers comp carrier: BWC Ohio.", "BWC Ohio"),  # the sentence's stop is left out
+    ],
+)
+def test_an_employers_insurers_or_schools_field_is_a_validated_organisation(text, expected):
+    spans = run("organisation", text)
+    assert [(text[s.start : s.end], s.validated) for s in spans] == [(expected, True)]
+
+
+@pytest.mark.parametrize("text", ["School: Year 9\n", "Employer: Self employed\n", "Employer: None\n"])
+def test_an_organisation_field_without_one_gives_none(text):
+    assert texts("organisation", text) == []
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Mental Health team involved.",

@@ -32,6 +32,7 @@ def test_professions_with_context(text, expected):
         ("66M, ex-haul truck driver (mine)", ["haul truck driver"]),  # the "ex-" context reads it
         ("67M, carer for his wife", []),  # what he does for someone
         ("45F, smoker, lives alone", []),
+        ("History: 34F, primary school teacher, 6/52 fatigue.", ["primary school teacher"]),
     ],
 )
 def test_a_job_after_a_patients_age_and_sex_is_found(text, expected):
