@@ -166,8 +166,11 @@ def _widen_organisations(text: str, ordered: list[Span]) -> list[Span]:
                 prev is not None
                 and prev.category is Category.ORGANIZATION
                 and s.category is Category.LOCATION
-                and _OF_END.search(text, prev.start, prev.end)
-                and text[prev.end : s.start] == " "
+                and (
+                    (_OF_END.search(text, prev.start, prev.end) and text[prev.end : s.start] == " ")
+                    # "Free Wesleyan Church" + " of " + "Tonga": the place ends the name
+                    or (text[prev.end : s.start] == " of " and _last_word(text, prev).casefold() in _ORG_HEADS)
+                )
             ):
                 # "Blue Cross Blue Shield of" + "Michigan": the place ends the organisation's name
                 out[-1] = _as_organisation(prev, end=s.end, score=max(prev.score, s.score))
@@ -703,7 +706,8 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
         for s in ordered
         for f in _field_parts(text, s)
         for n in _name_parts(text, f)
-        for a in _age_before_address(text, n)
+        for w in _places_either_side(text, n)
+        for a in _age_before_address(text, w)
         for t in _street_and_town(text, a)
         for q in _town_and_state(text, t)
         for p in _pair_parts(text, _without_annotation_extras(text, q))
@@ -841,6 +845,20 @@ def _streets_named_for_people(text: str, ordered: list[Span]) -> list[Span]:
         out.append(s.with_(start=start, end=m.end(), category=Category.LOCATION, fine="STREET"))
         skip_to = m.end()  # the street's word, marked apart by a model, is inside it now
     return out
+
+
+# Two places read as one with the word that relates them ("Tonga in Ranui", "Route 23 near
+# Pikeville"): each is a place, the word between them none.
+_BETWEEN_PLACES = re.compile(r"[ \t]+(?:in|near|at|outside|off|via)[ \t]+(?=[A-Z])")
+
+
+def _places_either_side(text: str, s: Span) -> list[Span]:
+    if s.category is not Category.LOCATION:
+        return [s]
+    m = _BETWEEN_PLACES.search(text, s.start, s.end)
+    if m is None or not text[s.start].isupper() or not (text[s.start : m.start()].strip()):
+        return [s]
+    return [s.with_(end=m.start()), *_places_either_side(text, s.with_(start=m.end()))]
 
 
 # A person's age and the address after it read as one place ("Mrs Hilda Blowers, 86, 3 Mill

@@ -158,6 +158,12 @@ _CLOCK_HOURS = re.compile(r"(?<![\w:/.-])(?:[01]\d|2[0-3])[0-5]\d[ \t]?(?:hrs?|h
 _CLOCK_AMPM = re.compile(r"(?<![\w:/.-])(?:[01]?\d|2[0-3]):[0-5]\d[ \t]?(?i:a|p|am|pm|a\.m\.|p\.m\.)(?![\w])")
 # Weeks and days of a pregnancy: "38w2d", "38 wk 2 d" ("38/40" and "38+2": _GESTATION).
 _WEEKS_AND_DAYS = re.compile(r"\d{1,2}[ \t]?(?:w|wk|wks)[ \t]?\d[ \t]?d", re.IGNORECASE)
+# Chemotherapy regimens, and a cycle's day: "FOLFIRINOX C4D1", "R-CHOP C2".
+_REGIMENS = frozenset(
+    "FOLFIRINOX FOLFOX FOLFIRI FOLFOXIRI CAPOX XELOX CAPIRI CHOP R-CHOP R-CVP ABVD BEACOPP FEC FEC-T EC AC AC-T CMF BEP "
+    "TCH TCHP ECF ECX EOX DCF FLOT GEMCAP CARBO/PEM R-BENDA BR VRD VCD DARA-VRD".split()
+)
+_CYCLE_DAY = re.compile(r"C\d{1,2}(?:D\d{1,2})?|D\d{1,2}")
 # Gravida and para: "G1P0", "G3P2012", "G2 P1".
 _GRAVIDA_PARA = re.compile(r"G\d{1,2}[ \t]?P\d{1,4}(?:[ \t]?A\d)?")
 # The day of the week before a time: "Mon  0730-0830" of a roster is a time, not a date.
@@ -205,13 +211,25 @@ _CREDENTIAL_PARTS = re.compile(r"[^\s,;/]+")
 
 
 def _only_credentials(text: str, span: Span) -> bool:
-    """A name that is only degrees or credentials written after a name and its comma
-    ("..., M.Div", "..., MD, MPH"). Places are left: "MD" is Maryland too; and initials that
-    sign a log ("-RM") are someone's."""
-    if span.category != Category.NAME or not text[max(0, span.start - 3) : span.start].rstrip(" \t").endswith(","):
+    """A name (or a place, an organisation, an identifier) that is only degrees or
+    credentials written after a name and its comma ("..., M.Div", "..., MD, MPH", "Loretta
+    Hatfield, LCSW"). A state's letters are left as a place ("MD" is Maryland too); and
+    initials that sign a log ("-RM") are someone's."""
+    if span.category not in (Category.NAME, Category.LOCATION, Category.ORGANIZATION, Category.ID):
+        return False
+    if not text[max(0, span.start - 3) : span.start].rstrip(" \t").endswith(","):
         return False
     parts = _CREDENTIAL_PARTS.findall(text, span.start, span.end)
+    if span.category is not Category.NAME and any(_state().fullmatch(p) for p in parts):
+        return False  # "MD" after a town's comma is Maryland
     return bool(parts) and all(p.replace(".", "").casefold() in _CREDENTIAL_KEYS for p in parts)
+
+
+@lru_cache(maxsize=1)
+def _state() -> re.Pattern[str]:
+    from .rules.postcodes import STATE_ABBR  # (the rules import this module)
+
+    return re.compile(STATE_ABBR)
 
 
 # A clinician's job title by its ending: "Histopathologist", "Physiotherapist", "Radiographer",
@@ -522,6 +540,8 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
         return True  # "38w2d": a pregnancy's weeks and days, no one's age
     if span.category == Category.ID and _GRAVIDA_PARA.fullmatch(value):
         return True  # "G1P0": an obstetric history
+    if span.category == Category.ID and all(w.upper() in _REGIMENS or _CYCLE_DAY.fullmatch(w) for w in value.split()):
+        return True  # "FOLFIRINOX C4D1": a chemotherapy regimen and its cycle and day
     if span.category == Category.DATE and _CLOCK_12H.fullmatch(value):
         return True  # "11pm": a time of day is no date
     if span.category in (Category.LOCATION, Category.AGE, Category.CONTACT) and _inside(_TIME_RANGE, text, span):

@@ -641,6 +641,23 @@ def test_a_hospitals_department_after_its_name_is_left_out_and_not_taken_back():
     assert found(text, [span(text, "Whangārei Hospital", Category.ORGANIZATION)]) == ["Whangārei Hospital"]
 
 
+@pytest.mark.parametrize(
+    "text, value, expected",
+    [
+        ("lives alone in a trailer off Route 23 near Pikeville; no water", "Route 23 near Pikeville", ["Route 23", "Pikeville"]),
+        ("attends church in Tonga in Ranui.", "Tonga in Ranui", ["Tonga", "Ranui"]),
+    ],
+)
+def test_two_places_read_as_one_with_the_word_between_them_are_two(text, value, expected):
+    assert found(text, [span(text, value, Category.LOCATION)]) == expected
+
+
+def test_an_organisations_head_of_a_place_is_one_organisation():
+    text = "Attends Free Wesleyan Church of Tonga in Ranui."
+    out = complete(text, [span(text, "Free Wesleyan Church", Category.ORGANIZATION), span(text, "Tonga", Category.LOCATION)])
+    assert [(text[s.start : s.end], s.category) for s in out] == [("Free Wesleyan Church of Tonga", Category.ORGANIZATION)]
+
+
 def test_a_place_ending_in_a_prison_is_an_organisation():
     text = "Dad in Rimutaka Prison until 2026."
     out = complete(text, [span(text, "Rimutaka Prison", Category.LOCATION)])

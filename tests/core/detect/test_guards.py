@@ -192,6 +192,8 @@ STILL_PHI = [
     ("Cell: 424-7470", "424", Category.ID),
     # an institution named only with service words: both models marked it, the guard dropped it
     ("Diabetes educator: Tegan Hocking, Women's and Children's Hospital.", "Women's and Children's Hospital", Category.ORGANIZATION),
+    # a state after a town's comma stays a place, though "MD" is a credential too
+    ("Seen in Baltimore, MD last week", "MD", Category.LOCATION),
     # a town in lower case that is no everyday word stays a place
     ("pt lives at apt 2, yonkers with her son", "yonkers", Category.LOCATION),
     # an age before an obstetric history: "G" is no gram there
@@ -759,6 +761,8 @@ def test_the_clock_times_opening_a_logs_lines_are_no_phi():
         ("23/11/24 07:42  Location: Tesco Extra, Chorley Road", "Location", Category.LOCATION),  # a label
         ("Device: Medtronic Azure XT DR MRI  SN RNB204418S", "Azure", Category.NAME),  # a pacemaker's model
         ("Device: Medtronic Azure XT DR MRI  SN RNB204418S", "SN", Category.NAME),  # a serial number's label
+        ("Loretta Hatfield, LCSW  x4471", "LCSW", Category.LOCATION),  # a credential after a name
+        ("MRN E2019384  Protocol: FOLFIRINOX C4D1", "FOLFIRINOX C4D1", Category.ID),  # a regimen, its cycle and day
     ],
 )
 def test_faiths_clock_times_table_cells_sections_and_labels_are_no_phi(guard, text, value, category):

@@ -46,7 +46,8 @@ _ORDINAL = re.compile(r"\b(?:on|from|until|since|by|before|after)\s+the\s+([0-3]
 
 _COMPACT_CONTEXT = re.compile(r"\b(?:date|dob|d\.o\.b|born|collected|admitted|discharged|dated|seen|reported|received|on)\W*$")
 _SHORT_CONTEXT = re.compile(
-    r"(?:\b(?:on|from|since|until|till|dated|date|dob|seen|admitted|discharged|due|reviewed?|d/c|appt|appointment)\W*)$"
+    r"(?:\b(?:on|from|since|until|till|dated|date|dob|seen|admitted|discharged|due|reviewed?|d/c|appt|appointment"
+    r"|cycle)\W*)$"
 )
 _YEAR_CONTEXT = re.compile(r"\b(?:in|since|from|until|till|during|circa|c\.|year|early|late|mid|before|after)[\s-]*$")
 # An event of a life or an illness told with its year ("dx 2011", "retired 2019", "quit

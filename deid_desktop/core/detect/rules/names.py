@@ -24,7 +24,7 @@ WORD = rf"(?:(?:[OD]['’])?{_PART}(?:['’-]{_PART})*(?![{UP}{LO}\d]))"  # O'Ne
 _INITIAL = rf"[{UP}](?:\.[ \t]*|[ \t]+)"
 _PARTICLE = r"(?:van|von|de|der|den|da|di|du|la|le|del|della|bin|binti|ibn|al|el|ter|ten|dos|das)"
 NAME = rf"(?:{_PARTICLE}[ \t]+){{0,2}}(?:{_INITIAL}){{0,3}}{WORD}(?:[ \t]+(?:{_PARTICLE}[ \t]+){{0,2}}(?:{_INITIAL}){{0,2}}{WORD}){{0,3}}"
-_LAST_FIRST = rf"{WORD},[ \t]*{WORD}(?:[ \t]+[{UP}]\b\.?)?"
+_LAST_FIRST = rf"{WORD},[ \t]*{WORD}(?:[ ]{WORD})?(?:[ \t]+[{UP}]\b\.?)?"  # "Tran, Minh Khoa", "Doe, Jane Q"
 # Police and service ranks name an officer as a title does, "Sen Const. Kylie Brannigan #8812",
 # and so do the clergy's, "Chaplain Bartholomew Okoro-Vance".
 _RANKS = "Const Constable Sgt Sergeant Det Detective Insp Inspector Cpl Corporal Capt Captain Lt Officer".split()
@@ -630,7 +630,7 @@ _LINE_NUMBER = r"(?:\d{1,3}[ \t]*[:.)\-–|]?[ \t]+)"
 _HANDOVER_LINE = re.compile(
     rf"(?m)^[ \t]*(?:{_BED_LABEL}|{_LINE_NUMBER})?(?P<n>{_LAST_FIRST}|{NAME})"
     rf"(?:[ \t]+\([ \t]*(?P<nick>{WORD})[ \t]*\)[ \t]+(?P<n2>{NAME}))?"
-    r",?[ \t]+\(?\d{1,3}[ \t]*(?:y/?o|yo|yrs?|y)?\.?[ \t]*(?:M|F|[Mm]ale|[Ff]emale)\b(?![\w/-])"
+    r",?[ \t]+\(?(?P<age>\d{1,3})[ \t]*(?:y/?o|yo|yrs?|y)?\.?[ \t]*(?:M|F|[Mm]ale|[Ff]emale)\b(?![\w/-])"
 )
 # ... or a shift handover's line that opens with the patient's name and then the bed: "Tahlia -
 # bed 4. Settled overnight", "Bronson (bed 6)", "Ngaire, Rm 9:".
@@ -670,7 +670,8 @@ class HandoverNameDetector(_NameRule):
                     break
             else:
                 out.extend(self.span(m.start(g), m.end(g), Category.NAME, "PATIENT", 0.85, validated=True) for g in groups)
-                if m.re is _BED_NAME_AGE and 0 < int(m["age"]) <= 120:
+                if m.groupdict().get("age") and 0 < int(m["age"]) <= 120:
+                    # the age of the line's patient ("Tran, Minh Khoa  55 M  MRN ...")
                     out.append(self.span(m.start("age"), m.end("age"), Category.AGE, "OTHER", 0.8, validated=True))
         return out
 

@@ -22,7 +22,7 @@ _HOSPITAL_SUFFIX = (
 )
 # No closing full stop: "Globex Inc." at the end of a sentence keeps its stop outside the span.
 _COMPANY_SUFFIX = r"(?:Pty\.?\s+Ltd|Pty|Ltd|Limited|Inc|Incorporated|LLC|PLC|plc|Corp|Corporation|GmbH|Holdings|Industries|(?:&|and)\s+Sons|&\s+Co)"
-_ORG_WORD = rf"(?:St\.|Mt\.|[{UP}][{LO}'’&-]*(?![{UP}{LO}\d])|[{UP}]{{2,}}(?![{UP}{LO}\d]))"
+_ORG_WORD = rf"(?:St\.|Mt\.|[{UP}](?:-[{UP}])+(?![{UP}{LO}\d-])|[{UP}][{LO}'’&-]*(?![{UP}{LO}\d])|[{UP}]{{2,}}(?![{UP}{LO}\d]))"
 _CONNECTOR = r"(?:of|the|and|&|for|de|du|la|on)"
 # Words of one name stand a space or two apart: a tab or a wider gap is a form's next column
 # ("Pt: Beulah Mae Ashcraft   Hospice ID HO-55217").
@@ -58,7 +58,7 @@ _EMPLOYER = re.compile(
 _ORG_FIELD = re.compile(
     rf"\b(?i:employer|employed by|company|insurer|insurance company|health insurer|workers'? comp(?:ensation)? carrier"
     rf"|carrier|school|kindergarten|daycare|day care|nursery|workplace)[ \t]*:[ \t]*"
-    rf"(?P<n>[{UP}][\w'’&.-]*(?:[ ](?:of[ ]|and[ ]|&[ ])?[{UP}][\w'’&.-]*){{0,4}})"
+    rf"(?P<n>[{UP}][\w'’&-]*(?:[ ](?:of[ ]|and[ ]|&[ ])?[{UP}][\w'’&-]*){{0,4}})"
 )
 _NO_ORG_FIELD = frozenset(
     "self year yr grade none nil n/a na unemployed retired home homeschooled student unknown pending not "
@@ -134,8 +134,7 @@ class OrganisationDetector(RuleDetector):
             if words[0] in _NO_ORG_FIELD or re.match(r"[ \t]*\d", text[m.end("n") : m.end("n") + 3]):
                 continue  # "Employer: Self employed", "School: Year 9"
             if not all(w in _GENERIC or w in not_names() for w in words):
-                end = m.end("n") - 1 if m["n"].endswith(".") and not m["n"].endswith((" Inc.", " Ltd.", " Co.")) else m.end("n")
-                found.append(self.span(m.start("n"), end, Category.ORGANIZATION, "COMPANY", 0.85, validated=True))
+                found.append(self.span(m.start("n"), m.end("n"), Category.ORGANIZATION, "COMPANY", 0.85, validated=True))
         for m in _EMPLOYER.finditer(text):
             first = m["n"].split()[0].casefold()
             if first not in name_words() and first not in not_names():

@@ -136,3 +136,9 @@ def test_a_day_and_month_after_a_word_of_time_is_a_validated_date():
     text = "Was seen at Campbelltown Hospital ED on 2/10. Works part time."
     spans = run("date", text)
     assert [(text[s.start : s.end], s.validated) for s in spans] == [("2/10", True)]
+
+
+def test_a_day_and_month_after_a_chemotherapy_cycle_is_a_date():
+    # "Next cycle 12/5": one model read only the "5"
+    assert texts("date", "Next cycle 12/5. RN Alicia Duarte") == ["12/5"]
+    assert texts("date", "f/u 3/12 in clinic with bloods") == []  # three months: a duration

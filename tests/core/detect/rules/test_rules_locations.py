@@ -146,6 +146,7 @@ def test_known_insurers_and_pharmacy_chains_are_validated_organisations(text, va
         ("DOB 07/07/1980   Employer: Lockheed Martin\nClaim", "Lockheed Martin"),
         ("Daycare: Bright Horizons on Wade Hampton Blvd.", "Bright Horizons"),
         ("Workers comp carrier: BWC Ohio.", "BWC Ohio"),  # the sentence's stop is left out
+        ("School: Brunswick Junior School. Referred to the hospital", "Brunswick Junior School"),  # nor the next sentence
     ],
 )
 def test_an_employers_insurers_or_schools_field_is_a_validated_organisation(text, expected):
@@ -156,6 +157,11 @@ def test_an_employers_insurers_or_schools_field_is_a_validated_organisation(text
 @pytest.mark.parametrize("text", ["School: Year 9\n", "Employer: Self employed\n", "Employer: None\n"])
 def test_an_organisation_field_without_one_gives_none(text):
     assert texts("organisation", text) == []
+
+
+def test_an_organisation_named_by_hyphened_capitals_is_found():
+    text = "Pharmacy: H-E-B Pharmacy #418, Harlingen"
+    assert texts("organisation", text) == ["H-E-B Pharmacy"]
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,8 @@ dictionaries; ordinary words that are also names stay out of ordinary prose."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from .rules_helpers import labelled, run, texts
@@ -287,8 +289,13 @@ def test_a_lower_case_login_after_a_staff_label_is_a_validated_name(text, expect
 )
 def test_a_handover_line_names_the_patient_before_the_age_and_sex(text, expected):
     spans = run("handover_name", text)
-    assert [text[s.start : s.end] for s in spans] == expected
-    assert all(s.validated and s.fine == "PATIENT" for s in spans)  # not out-voted by the models
+    names = [s for s in spans if s.category.value == "NAME"]
+    assert [text[s.start : s.end] for s in names] == expected
+    assert all(s.validated and s.fine == "PATIENT" for s in names)  # not out-voted by the models
+    # and the age with the sex after the name is the patient's age
+    ages = [s for s in spans if s.category.value == "AGE"]
+    assert len(ages) == (1 if re.search(r"\d[ \t]*(?:yo[ \t]*)?(?:[MF]\b|male)", text) else 0)
+    assert all(text[a.start : a.end].isdigit() and a.validated for a in ages)
 
 
 @pytest.mark.parametrize(
@@ -305,6 +312,12 @@ def test_a_name_after_a_nurses_or_carers_role_initials_is_found(text, expected):
     spans = [s for s in run("staff_name", text)]
     assert [text[s.start : s.end] for s in spans] == expected
     assert all(s.validated for s in spans)
+
+
+def test_a_list_line_with_surname_two_first_names_and_age_and_sex_gives_the_name_and_the_age():
+    text = "ONCOLOGY INFUSION NOTE\nTran, Minh Khoa  55 M  MRN E2019384  Protocol"
+    spans = run("handover_name", text)
+    assert [(text[s.start : s.end], s.category.value) for s in spans] == [("Tran, Minh Khoa", "NAME"), ("55", "AGE")]
 
 
 def test_a_beds_line_with_a_name_and_an_age_without_a_sex_names_the_patient_and_the_age():
