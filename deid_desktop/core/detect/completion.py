@@ -89,7 +89,7 @@ _ORG_LINKS = frozenset(
 _NEXT_WORD = re.compile(r"[ \t]([A-Z][\w'’]*)")
 # The word that makes a person's name a place's when it follows it directly: "Barbara Davis
 # Center", "Mary Potter Hospice".
-_NAMED_FOR_HEADS = frozenset("center centre institute foundation hospital hospice clinic infirmary".split())
+_NAMED_FOR_HEADS = frozenset("center centre institute foundation hospital hospice clinic infirmary elementary academy".split())
 
 
 def _org_end(text: str, end: int) -> int | None:
@@ -132,9 +132,15 @@ def _widen_organisations(text: str, ordered: list[Span]) -> list[Span]:
     are a town and the organisation right after it ("Gunnadoo" "Amcal", "St Brannock" "'s
     CofE Primary")."""
     out: list[Span] = []
+    skip: set[int] = set()
     for i, s in enumerate(ordered):
+        if i in skip:
+            continue
         if s.category is Category.NAME and (head := _NEXT_WORD.match(text, s.end)) is not None and head.group(1).casefold() in _NAMED_FOR_HEADS:
             nxt = ordered[i + 1] if i + 1 < len(ordered) else None
+            if nxt is not None and (nxt.start, nxt.end) == (head.start(1), head.end()) and nxt.category in _PLACES:
+                skip.add(i + 1)  # the head word, read alone as an organisation ("Isaac Dickson" "Elementary")
+                nxt = None
             if nxt is None or head.end() <= nxt.start:
                 s = _as_organisation(s, end=head.end())  # "Barbara Davis" + " Center": named for a person
         if s.category is Category.LOCATION and " " in text[s.start : s.end] and _last_word(text, s).casefold() in _ORG_HEADS:
@@ -328,6 +334,7 @@ _NAME_LEAD = re.compile(
 # In a note written in lower case: "my moko tamati".
 _KIN_LEAD_LOWER = re.compile(rf"(?:{_KIN_TITLES})[ \t]+(?=[a-z])")
 _NUMBER_END = re.compile(r"[ \t]+\d+$")
+_RE_END = re.compile(r"[ \t]+(?:re|Re|RE)\b:?$")
 _NAME_CREDENTIAL_END = re.compile(
     r"[ \t,]+(?:" + "|".join(re.escape(c) for c in sorted({*CREDENTIALS, "EN", "NRP", "CN", "HCA", "EMT", "EMT-P"}, key=len, reverse=True)) + r")$"
 )
@@ -451,6 +458,9 @@ def _without_annotation_extras(text: str, s: Span) -> Span:
         m = _NAME_LEAD.match(value) or (_KIN_LEAD_LOWER.match(value) if value.islower() else None)
         if m is not None and m.end() < len(value):
             s = s.with_(start=s.start + m.end())
+        m = _RE_END.search(text, s.start, s.end)
+        if m is not None and m.start() > s.start:
+            s = s.with_(end=m.start())  # "Call placed to Dr Oxendine re: culture"
         m = _NUMBER_END.search(text, s.start, s.end)
         if m is not None and m.start() > s.start:
             s = s.with_(end=m.start())  # "DR OKAFOR 0225": the time he saw the patient

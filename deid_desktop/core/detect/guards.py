@@ -361,6 +361,7 @@ def _is_a_habit(text: str, span: Span) -> bool:
 
 _SCHOOL_YEAR = re.compile(r"Y(?:[1-9]|1[0-3])")
 _SCHOOL_YEAR_WORDS = re.compile(r"(?i:year|yr|grade)[ \t]*(?:[1-9]|1[0-3])")
+_SCHOOL_YEAR_BEFORE = re.compile(r"\b(?:Year|Yr|Grade|year|grade)[ \t]*$")
 _CENTILE_AFTER = re.compile(r"(?:\s+(?:to|and|-|–)\s+\d{1,3}(?:st|nd|rd|th))?\s*(?:centile|percentile|%ile|pctl)", re.IGNORECASE)
 _WARD_BEFORE = re.compile(r"\bward\s+[\w-]{1,4}\s*\(\s*$", re.IGNORECASE)
 _CLOSE_BRACKET = re.compile(r"\s*\)")
@@ -396,6 +397,8 @@ def _is_not_anyones(text: str, span: Span) -> bool:
             return True
     if span.category in (Category.DATE, Category.AGE) and _SCHOOL_YEAR_WORDS.fullmatch(value):
         return True  # "Tobias (Year 9)": a school year
+    if span.category == Category.AGE and value.isdigit() and int(value) <= 13 and _SCHOOL_YEAR_BEFORE.search(text, max(0, span.start - 8), span.start):
+        return True  # "Year 11 at Bendigo South East College": the year alone read as an age
     if span.category in (Category.DATE, Category.NAME, Category.LOCATION, Category.ORGANIZATION) and _WEEKDAYS.fullmatch(value.strip()):
         return True  # "visits Tues & Sat", read as a place too
     if span.category in (Category.AGE, Category.DATE, Category.ID) and _TOOTH.fullmatch(value) and (

@@ -547,6 +547,7 @@ def test_a_contact_that_took_in_markup_keeps_only_its_addresses():
         # a carer's role before her name
         ("found on floor by PCW Harpreet. No head strike", "PCW Harpreet", Category.NAME, ["Harpreet"]),
         ("Res Evelyn Strickland-Moore rm 212B", "Res Evelyn Strickland-Moore", Category.NAME, ["Evelyn Strickland-Moore"]),
+        ("Call placed to Dr Oxendine re: culture.", "Oxendine re", Category.NAME, ["Oxendine"]),
         # a nurse's note after an organisation's name is no part of it
         ("Sunrise of Bellevue - Nurse's note 11/21/24", "Bellevue - Nurse", Category.ORGANIZATION, ["Bellevue"]),
         # "retired", "former", "ex-" before a job: the job is what follows
@@ -656,6 +657,12 @@ def test_an_organisations_head_of_a_place_is_one_organisation():
     text = "Attends Free Wesleyan Church of Tonga in Ranui."
     out = complete(text, [span(text, "Free Wesleyan Church", Category.ORGANIZATION), span(text, "Tonga", Category.LOCATION)])
     assert [(text[s.start : s.end], s.category) for s in out] == [("Free Wesleyan Church of Tonga", Category.ORGANIZATION)]
+
+
+def test_a_persons_name_and_the_school_word_read_apart_are_the_school_named_for_them():
+    text = "School (Isaac Dickson Elementary) action plan completed."
+    out = complete(text, [span(text, "Isaac Dickson", Category.NAME), span(text, "Elementary", Category.ORGANIZATION)])
+    assert [(text[s.start : s.end], s.category) for s in out] == [("Isaac Dickson Elementary", Category.ORGANIZATION)]
 
 
 def test_a_place_ending_in_a_prison_is_an_organisation():

@@ -763,6 +763,7 @@ def test_the_clock_times_opening_a_logs_lines_are_no_phi():
         ("Device: Medtronic Azure XT DR MRI  SN RNB204418S", "SN", Category.NAME),  # a serial number's label
         ("Loretta Hatfield, LCSW  x4471", "LCSW", Category.LOCATION),  # a credential after a name
         ("MRN E2019384  Protocol: FOLFIRINOX C4D1", "FOLFIRINOX C4D1", Category.ID),  # a regimen, its cycle and day
+        ("Mikayla Tregear, 17, Year 11 at Bendigo South East College.", "11", Category.AGE),  # a school year
     ],
 )
 def test_faiths_clock_times_table_cells_sections_and_labels_are_no_phi(guard, text, value, category):

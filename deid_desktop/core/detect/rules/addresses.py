@@ -18,7 +18,12 @@ _SUFFIXES = (
     "Quay Row Mews Gardens Gdns Rise Heights Hts Track Walk Loop Parkway Pkwy Trail Trl Circle Cir "
     "Glade Promenade Strand Mall Alley Wynd Crossing Grange Vale Common Chase Green"
 ).split()
-_SUFFIX = r"(?:" + "|".join(sorted(_SUFFIXES, key=len, reverse=True)) + r")\b\.?"
+# A full stop only after an abbreviation ("St.", "Rd."): after "Street" it ends the sentence.
+_ABBREVIATED = "St Rd Av Ave Ln Dr Pl Cres Ct Tce Terr Blvd Cl Pde Hwy Gr Gv Sq Cct Esp Pkwy Trl Cir Hts Gdns".split()
+_SUFFIX = (
+    r"(?:" + "|".join(sorted(_SUFFIXES, key=len, reverse=True)) + r")\b"
+    + r"(?:(?:" + "|".join(rf"(?<=\b{a})" for a in _ABBREVIATED) + r")\.)?"
+)
 _UNIT = r"(?P<unit>(?:Flat|Unit|Apt|Apartment|Suite|Ste|Level|Lvl|Villa|Shop)\.?[ \t]*\d{1,4}[A-Za-z]?[ \t]*(?:,[ \t]*|/[ \t]*|[ \t]+))"
 _ADDRESS_LABEL = re.compile(r"(?i:\b(?:address|addr|residence|resides at|lives at|home address)[ \t]*[:.-]?[ \t]*)$")
 _NUMBER = r"\d{1,5}[A-Za-z]?(?:[ \t]*[-–/][ \t]*\d{1,5}[A-Za-z]?)?"

@@ -331,3 +331,15 @@ def test_an_organisation_name_stops_at_a_column_gap():
 def test_a_street_with_a_unit_number_or_an_address_label_is_validated(text, expected, validated):
     spans = [s for s in run("street_address", text) if s.fine == "STREET"]
     assert [(text[s.start : s.end], s.validated) for s in spans] == [(expected, validated)]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Next visit at home, 29 Mutu Street.\nBring notes", "29 Mutu Street"),  # the sentence's stop
+        ("lives at 4 Elm Lane. Then to clinic", "4 Elm Lane"),
+        ("at 4 Elm Cres. Then to clinic", "4 Elm Cres."),  # an abbreviation keeps its stop
+    ],
+)
+def test_a_street_takes_a_full_stop_only_after_an_abbreviation(text, expected):
+    assert texts("street_address", text) == [expected]
