@@ -657,9 +657,6 @@ def _without_department(text: str, s: Span) -> Span:
     return s.with_(end=end)
 
 
-# A name or a place has its letters on both sides of an apostrophe ("Bo'ness", "O'Rourke",
-# "D'Arcy"): a span that stops at it leaves the rest of the word in the export. Not a
-# possessive or a contraction ("Smith's", "John'll").
 # A first initial before a surname the vote kept without it ("Doctor's signature: R
 # Bhattacharjee", "Seen by: K Patel"): after a label's colon, a title, or at a line's start
 # (not "A" or "I" there, which open sentences).
@@ -679,6 +676,9 @@ def _with_initial_before(text: str, s: Span, prev: Span | None) -> Span:
     return s.with_(start=m.start("i"))
 
 
+# A name or a place has its letters on both sides of an apostrophe ("Bo'ness", "O'Rourke",
+# "D'Arcy"): a span that stops at it leaves the rest of the word in the export. Not a
+# possessive or a contraction ("Smith's", "John'll").
 _APOSTROPHE = "'\u2019"
 _WORD_AFTER = re.compile(r"[^\W\d_]+")
 _CONTRACTIONS = frozenset("s ll re ve d t m".split())

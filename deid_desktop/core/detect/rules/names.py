@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 from typing import Iterator
 
 from ...categories import Category
@@ -157,10 +158,18 @@ class TitledNameDetector(_NameRule):
             # a message typed in lower case: "dr. haverkamp reviewed", "spoke to mrs okafor";
             # only a word no vocabulary has (the encoder's, the not-names list, the clinic's)
             word = m["n"]
-            if word in encoder_words() or word in not_names():
-                continue
+            if word in encoder_words() or word in not_names() or word in _guard_words():
+                continue  # "mr gliclazide": a drug's modified release
             out.append(self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True))
         return out
+
+
+@lru_cache(maxsize=1)
+def _guard_words() -> frozenset[str]:
+    """The guards' lists (drugs, clinical terms, vocabulary) in lower case, one word each."""
+    from ..lexicons import guard_terms
+
+    return frozenset(t.casefold() for t in guard_terms() if " " not in t)
 
 
 # A title in lower case, then a lower-case word: "dr. haverkamp".

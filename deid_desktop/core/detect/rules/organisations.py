@@ -9,7 +9,7 @@ from functools import lru_cache
 from ...categories import Category
 from ...spans import Span
 from ..base import register
-from ..lexicons import hospitals, name_words, not_names
+from ..lexicons import encoder_words, hospitals, name_words, not_names
 from .common import LO, UP, RuleDetector, keep_longest, trie_regex
 
 _HOSPITAL_SUFFIX = (
@@ -133,6 +133,8 @@ class OrganisationDetector(RuleDetector):
             words = [w.casefold().rstrip(".,") for w in m["n"].split()]
             if words[0] in _NO_ORG_FIELD or re.match(r"[ \t]*\d", text[m.end("n") : m.end("n") + 3]):
                 continue  # "Employer: Self employed", "School: Year 9"
+            if len(words) == 1 and words[0] in encoder_words():
+                continue  # "School: Attending regularly": one everyday word names no one's
             if not all(w in _GENERIC or w in not_names() for w in words):
                 found.append(self.span(m.start("n"), m.end("n"), Category.ORGANIZATION, "COMPANY", 0.85, validated=True))
         for m in _EMPLOYER.finditer(text):

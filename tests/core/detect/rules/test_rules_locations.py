@@ -154,7 +154,9 @@ def test_an_employers_insurers_or_schools_field_is_a_validated_organisation(text
     assert [(text[s.start : s.end], s.validated) for s in spans] == [(expected, True)]
 
 
-@pytest.mark.parametrize("text", ["School: Year 9\n", "Employer: Self employed\n", "Employer: None\n"])
+@pytest.mark.parametrize(
+    "text", ["School: Year 9\n", "Employer: Self employed\n", "Employer: None\n", "School: Attending regularly\n"]
+)
 def test_an_organisation_field_without_one_gives_none(text):
     assert texts("organisation", text) == []
 
