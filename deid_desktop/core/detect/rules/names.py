@@ -172,8 +172,8 @@ def _guard_words() -> frozenset[str]:
     return frozenset(t.casefold() for t in guard_terms() if " " not in t)
 
 
-# A title in lower case, then a lower-case word: "dr. haverkamp".
-_TITLED_LOWER = re.compile(r"(?<![\w.])(?:dr|mr|mrs|ms)\.?[ \t]+(?P<n>[a-z][a-z'’-]{2,}(?:-[a-z]{2,})?)(?![\w'’-])")
+# A title in lower case, then a lower-case word: "dr. haverkamp", a chat's "nurse bec:".
+_TITLED_LOWER = re.compile(r"(?<![\w.])(?:dr|mr|mrs|ms|nurse|midwife)\.?[ \t]+(?P<n>[a-z][a-z'’-]{2,}(?:-[a-z]{2,})?)(?![\w'’-])")
 
 
 def _labels(words: str) -> str:

@@ -14,6 +14,7 @@ from .common import LO, UP, RuleDetector, keep_longest, trie_regex
 
 _HOSPITAL_SUFFIX = (
     r"(?:Private\s+Hospital|Children's\s+Hospital|Hospitals?|Hosp\.?|Hospice|Clinics?|Medical\s+Cent(?:re|er)|Medical\s+Group"
+    r"|Sleep\s+(?:Cent(?:re|er)|Ctr)|Medical\s+Ctr|Health\s+Ctr"
     r"|Medical\s+Practice|Health\s+Cent(?:re|er)|Health\s+Clinic|Health\s+Services?|Health\s+System|Health\s+Board"
     r"|District\s+Health\s+Board|DHB|Healthcare|Health\s+Care|Health|(?:NHS\s+)?(?:Foundation\s+)?Trust|Infirmary"
     r"|Sanatorium|Nursing\s+Home|Rest\s+Home|Care\s+Home|Retirement\s+Village|Rehabilitation\s+Cent(?:re|er)"
@@ -22,8 +23,10 @@ _HOSPITAL_SUFFIX = (
 )
 # No closing full stop: "Globex Inc." at the end of a sentence keeps its stop outside the span.
 _COMPANY_SUFFIX = r"(?:Pty\.?\s+Ltd|Pty|Ltd|Limited|Inc|Incorporated|LLC|PLC|plc|Corp|Corporation|GmbH|Holdings|Industries|(?:&|and)\s+Sons|&\s+Co)"
-_ORG_WORD = rf"(?:St\.|Mt\.|[{UP}](?:-[{UP}])+(?![{UP}{LO}\d-])|[{UP}][{LO}'’&-]*(?![{UP}{LO}\d])|[{UP}]{{2,}}(?![{UP}{LO}\d]))"
+_ORG_WORD = rf"(?:St\.|Mt\.|[{UP}](?:-[{UP}])+(?![{UP}{LO}\d-])|(?:Mid|Tri|Bi|Inter|Multi|Pan|Trans|North|South|East|West|Upper|Lower|Twin|All)-[{UP}][{LO}'’&]+(?![{UP}{LO}\d-])|[{UP}][{LO}'’&-]*(?![{UP}{LO}\d])|[{UP}]{{2,}}(?![{UP}{LO}\d]))"
 _CONNECTOR = r"(?:of|the|and|&|for|de|du|la|on)"
+# ("Mid-Valley", "Tri-County": a hyphened word of a place's name after a prefix; a
+# double-barrelled surname before "of" is a person's, "Papadakis-Wren of Casey Fields ...")
 # Words of one name stand a space or two apart: a tab or a wider gap is a form's next column
 # ("Pt: Beulah Mae Ashcraft   Hospice ID HO-55217").
 _GAP = r"[ ]{1,2}"
@@ -31,7 +34,7 @@ _NAME_PART = rf"{_ORG_WORD}(?:{_GAP}(?:{_CONNECTOR}{_GAP})?{_ORG_WORD}){{0,5}}"
 _BUSINESS_SUFFIX = (
     r"(?:Logistics|Solutions|Consulting|Construction|Engineering|Motors|Transport|Freight|Couriers|Foods|Farms"
     r"|Electrical|Plumbing|Builders|Bakery|Cafe|Café|Restaurant|Hotel|Motel|Bank|Airlines|Airways|Council"
-    r"|Supermarket|Mills|Quarry|Mining|Fisheries|Dairies|Vineyards?|Orchards?|Partners|Associates|Services)"
+    r"|Supermarket|Mills|Quarry|Mining|Fisheries|Dairies|Vineyards?|Orchards?|Partners|Associates|Assoc|Services)"
 )
 # A pharmacy named as an American or Australian one is ("Cobbity Drug", "Saveway Rx", "Mason
 # Drugs"), with its capital: "drug" and "Rx" alone are ordinary words.

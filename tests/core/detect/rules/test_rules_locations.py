@@ -345,3 +345,11 @@ def test_a_street_with_a_unit_number_or_an_address_label_is_validated(text, expe
 )
 def test_a_street_takes_a_full_stop_only_after_an_abbreviation(text, expected):
     assert texts("street_address", text) == [expected]
+
+
+def test_us_fax_abbreviations_and_prefixed_hyphened_words_end_and_make_organisations():
+    text = "*** FAX ***   TO: Mid-Valley Sleep Ctr   FROM: Salem Pulmonary Assoc\n"
+    assert texts("organisation", text) == ["Mid-Valley Sleep Ctr", "Salem Pulmonary Assoc"]
+    # a double-barrelled surname before "of" stays the person's
+    letter = "I saw Ioannis Papadakis-Wren of Casey Fields Medical Clinic today."
+    assert texts("organisation", letter) == ["Casey Fields Medical Clinic"]

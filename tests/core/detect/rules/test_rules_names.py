@@ -62,6 +62,8 @@ def test_a_title_before_words_that_read_as_a_name_is_validated():
         ("dr. said to come back", []),  # a word the vocabulary has
         ("dr. will call", []),
         ("switched to mr gliclazide 60 mg", []),  # a drug's modified release
+        ("22/11 19:52 nurse bec: thanks, is it blanching?", ["bec"]),  # a chat's nurse
+        ("the nurse practitioner saw him", []),
     ],
 )
 def test_a_lower_case_word_no_vocabulary_has_after_a_lower_case_title_is_a_name(text, expected):
