@@ -68,13 +68,11 @@ def explained_by(finding: str, surrogates: Iterable[str], fold: Callable[[str], 
     white space squashed.
 
     ``fold``: compare the finding and the surrogates as ``fold`` gives them (``ocr_fold``
-    where the finding was read back by OCR, which reads "ZQY63DY" as "ZQY630Y"); it keeps
-    each character in its place, and the words left over are judged as written."""
+    where the finding was read back by OCR, which reads "ZQY63DY" as "ZQY630Y"); it must
+    keep each character in its place, so the words left over are judged as written."""
     key_of = fold or (lambda text: text)
     keys = sorted({key_of(w) for w in surrogates if w}, key=len, reverse=True)
     key, rest = key_of(finding), finding
-    if len(key) != len(rest):
-        key, keys = rest, sorted({w for w in surrogates if w}, key=len, reverse=True)
     if any(key in w for w in keys):
         return True
     explained = False

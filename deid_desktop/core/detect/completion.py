@@ -607,18 +607,28 @@ _NAME_WITH_ZERO = re.compile(r"[A-Z]+0[A-Z0]*[A-Z]|[A-Z]*[A-Z]0[A-Z]+")
 
 
 def _ocr_surnames(text: str, ordered: list[Span]) -> list[Span]:
-    out = list(ordered)
-    for k, s in enumerate(out):
-        if s.category is not Category.ID or not _NAME_WITH_ZERO.fullmatch(text, s.start, s.end):
-            continue
-        if sum(c.isalpha() for c in text[s.start : s.end]) < 4 or text[s.start : s.end].count("0") > 2:
-            continue
-        nxt = out[k + 1] if k + 1 < len(out) else None
-        if nxt is not None and nxt.category is Category.NAME and text[s.end : nxt.start] in (", ", ","):
+    out: list[Span] = []
+    k = 0
+    while k < len(ordered):
+        s = ordered[k]
+        nxt = ordered[k + 1] if k + 1 < len(ordered) else None
+        value = text[s.start : s.end]
+        if (
+            s.category is Category.ID
+            and _NAME_WITH_ZERO.fullmatch(value)
+            and sum(c.isalpha() for c in value) >= 4
+            and value.count("0") <= 2
+            and nxt is not None
+            and nxt.category is Category.NAME
+            and text[s.end : nxt.start] in (", ", ",")
+        ):
             # "SURNAME, First" is one name, as annotation takes it
-            out[k] = s.with_(category=Category.NAME, fine=nxt.fine, end=nxt.end, score=max(s.score, nxt.score))
-            out[k + 1] = out[k]
-    return sort_spans(set(out)) if len(set(out)) != len(out) else out
+            out.append(s.with_(category=Category.NAME, fine=nxt.fine, end=nxt.end, score=max(s.score, nxt.score)))
+            k += 2
+            continue
+        out.append(s)
+        k += 1
+    return out
 
 
 # A single initial the models kept without the first name before it ("Sue P. RN"): a listed

@@ -156,8 +156,6 @@ _TIME_RANGE = re.compile(
 _CLOCK_HOURS = re.compile(r"(?<![\w:/.-])(?:[01]\d|2[0-3])[0-5]\d[ \t]?(?:hrs?|h)\b")
 # A clock time with "a"/"p" for am/pm as message apps write it: "9:55a", "12:05p".
 _CLOCK_AMPM = re.compile(r"(?<![\w:/.-])(?:[01]?\d|2[0-3]):[0-5]\d[ \t]?(?i:a|p|am|pm|a\.m\.|p\.m\.)(?![\w])")
-# Weeks and days of a pregnancy: "38w2d", "38 wk 2 d" ("38/40" and "38+2": _GESTATION).
-_WEEKS_AND_DAYS = re.compile(r"\d{1,2}[ \t]?(?:w|wk|wks)[ \t]?\d[ \t]?d", re.IGNORECASE)
 # Chemotherapy regimens, and a cycle's day: "FOLFIRINOX C4D1", "R-CHOP C2".
 _REGIMENS = frozenset(
     "FOLFIRINOX FOLFOX FOLFIRI FOLFOXIRI CAPOX XELOX CAPIRI CHOP R-CHOP R-CVP ABVD BEACOPP FEC FEC-T EC AC AC-T CMF BEP "
@@ -300,7 +298,10 @@ _DENTAL_BEFORE = re.compile(r"\b(?:tooth|teeth|molar|premolar|incisor|canine|wis
 
 
 # A gestation or a range of them: "28/40", "13+2/40", "36+5", "24-28/40".
-_GESTATION = re.compile(r"\d{1,2}(?:\+\d)?(?:\s*[-–]\s*\d{1,2}(?:\+\d)?)?\s*/\s*40|\d{1,2}\+[0-6]")
+# A pregnancy's weeks (and days): "38/40", "36-37/40", "36+2", "38w2d", "38 wk 2 d".
+_GESTATION = re.compile(
+    r"\d{1,2}(?:\+\d)?(?:\s*[-–]\s*\d{1,2}(?:\+\d)?)?\s*/\s*40|\d{1,2}\+[0-6]|\d{1,2}[ \t]?(?i:w|wk|wks)[ \t]?\d[ \t]?[dD]"
+)
 # A score's value right after its label: "K10 24", "PHQ-9 12", "MoCA 26", "NEWS2 5".
 _SCORE_VALUE_BEFORE = re.compile(
     r"\b(?:K10|K-10|PHQ-?9|PHQ-?2|GAD-?7|AUDIT(?:-C)?|NEWS2?|PEWS|MEWS|MoCA|MMSE|AMTS|ACE-?III|GCS|ESS|EPDS|"
@@ -539,8 +540,6 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
         return True
     if span.category in (Category.AGE, Category.ID, Category.CONTACT) and _inside(_CLOCK_AMPM, text, span):
         return True  # "[11/20 9:55a]": a message's time, "55a" no age
-    if span.category == Category.AGE and _WEEKS_AND_DAYS.fullmatch(value):
-        return True  # "38w2d": a pregnancy's weeks and days, no one's age
     if span.category == Category.ID and _GRAVIDA_PARA.fullmatch(value):
         return True  # "G1P0": an obstetric history
     if span.category == Category.ID and all(w.upper() in _REGIMENS or _CYCLE_DAY.fullmatch(w) for w in value.split()):

@@ -449,7 +449,7 @@ class SignatureNameDetector(_NameRule):
         line_end = text.find("\n", pos)
         line_end = len(text) if line_end < 0 else line_end
         # a column gap ends the field: "Transcribed by: TLB   Prairie View Imaging, Salina"
-        gap = _FIELD_GAP.search(text, pos + len(text[pos:line_end]) - len(text[pos:line_end].lstrip(" \t")), line_end)
+        gap = _FIELD_GAP.search(text, _BLANKS.match(text, pos).end(), line_end)  # (after the label's own spaces)
         line_end = gap.start() if gap is not None else line_end
         while pos < line_end and (m := _LIST_NAME.match(text, pos, line_end)) is not None:
             if not strict or m["t"] or plausible(text, m.start("n"), m.end("n")):
@@ -461,7 +461,7 @@ class SignatureNameDetector(_NameRule):
 
 
 _LIST_SEPARATOR_END = re.compile(r"(?:,|;|&|\band|/)$")
-_FIELD_GAP = re.compile(r"\t|[ ]{2,}")
+_BLANKS = re.compile(r"[ \t]*")
 
 
 def _next_line(text: str, pos: int, max_lines: int = 4) -> int | None:
