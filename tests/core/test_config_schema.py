@@ -25,6 +25,7 @@ DEFAULT_RESOLVED = {
         "whole_span_categories": ["NAME", "DATE", "AGE", "LOCATION", "ORGANIZATION", "CONTACT", "ID"],
         "trust_validated": True,
         "side_by_side": True,
+        "cascade": True,
         "tie_breaker": "minilm-balanced",
         "category_weights": "category_weights.toml",
     },

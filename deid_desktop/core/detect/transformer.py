@@ -15,10 +15,12 @@ import contextlib
 import logging
 import threading
 import warnings
-from collections import OrderedDict
+from bisect import bisect_right
+from collections import OrderedDict, deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -167,7 +169,10 @@ class TransformerDetector(Detector):
         precision: str = "auto",
         threads: int | None = None,
         backend: str = "auto",
+        batch_threads: int | None = None,
     ):
+        """``threads``: the CPU threads of one forward pass; ``batch_threads``: forward
+        passes run at once, each in a thread of its own (ONNX Runtime only; 1 without)."""
         path = resolve_model_dir(model_dir)
         manifest: dict[str, Any] = {}
         if (path / MANIFEST).is_file():
@@ -219,6 +224,7 @@ class TransformerDetector(Detector):
             threads=n_threads,
             path=path,
             manifest=manifest,
+            batch_threads=batch_threads,
         )
 
     @classmethod
@@ -264,6 +270,7 @@ class TransformerDetector(Detector):
         threads: int | None,
         path: Path | None,
         manifest: dict[str, Any],
+        batch_threads: int | None = None,
     ) -> None:
         onnx_int8 = runner is not None and bool(quantize)
         if onnx_int8:
@@ -294,6 +301,9 @@ class TransformerDetector(Detector):
         self._device: Any = CPU if runner is not None else _torch_device(device)
         self.threads = threads or default_threads()
         self.runner = runner
+        # Forward passes at once: an ONNX Runtime session runs calls from several threads,
+        # each on its caller's thread when the session has one thread; torch has one pool.
+        self.batch_threads = max(1, int(batch_threads or 1)) if runner is not None else 1
         self.quantized = onnx_int8
         self._autocast: Any = None  # a torch.dtype to autocast to, on the torch path
         if runner is not None:
@@ -352,30 +362,50 @@ class TransformerDetector(Detector):
             "max_length": self.max_length,
             "batch_size": self.batch_size,
             "threads": (self.runner.threads if self.runner is not None else self.threads) if self._device.type == "cpu" else None,
+            "batch_threads": self.batch_threads,
         }
 
     # -- detection -----------------------------------------------------------------------
     def detect(self, text: str) -> list[Span]:
         return self.detect_many([text])[0]
 
-    def detect_many(self, texts: Sequence[str], progress: Callable[[float], None] | None = None) -> list[list[Span]]:
+    def detect_many(
+        self,
+        texts: Sequence[str],
+        progress: Callable[[float], None] | None = None,
+        wanted: Sequence[Sequence[tuple[int, int]] | None] | None = None,
+    ) -> list[list[Span]]:
         """``progress``, when given, is called after each batch with the share of the
-        call's sentences done (0-1): a long document takes a while."""
+        call's sentences done (0-1): a long document takes a while. ``wanted``, when given,
+        holds for each text the sorted, disjoint character ranges whose sentences are to be
+        read (None: all of that text); the other sentences are left unread and give no
+        spans (the ensemble's cascade, ensemble/cascade.py)."""
         # CPU threads: one per physical core while this runs (``threads`` to change it).
         if self.runner is not None:  # the session has its own threads
-            return self._detect_many(texts, progress)
+            return self._detect_many(texts, progress, wanted)
         from ..models.device import torch_threads
 
         with torch_threads(self.threads if self._device.type == "cpu" else None):
-            return self._detect_many(texts, progress)
+            return self._detect_many(texts, progress, wanted)
 
-    def _detect_many(self, texts: Sequence[str], progress: Callable[[float], None] | None = None) -> list[list[Span]]:
+    def _detect_many(
+        self,
+        texts: Sequence[str],
+        progress: Callable[[float], None] | None = None,
+        wanted: Sequence[Sequence[tuple[int, int]] | None] | None = None,
+    ) -> list[list[Span]]:
         results: list[list[Span]] = [[] for _ in texts]
         unique: dict[str, int] = {}
         sentence_texts: list[str] = []
         placements: list[list[tuple[int, int]]] = []  # per sentence to run: (doc, offset)
         for di, text in enumerate(texts):
+            ranges = wanted[di] if wanted is not None else None
+            starts = [r[0] for r in ranges] if ranges is not None else None
             for s, e in split_sentences(text):
+                if ranges is not None:
+                    i = bisect_right(starts, e - 1)  # the last range starting inside or before
+                    if i == 0 or ranges[i - 1][1] <= s:
+                        continue
                 sent = text[s:e]
                 if not words(sent):
                     continue  # punctuation or symbols only: nothing to tag
@@ -408,9 +438,8 @@ class TransformerDetector(Detector):
         pieces = self._pieces(sents)
         out: list[list[Span]] = [[] for _ in sents]
         order = sorted(range(len(pieces)), key=lambda i: len(pieces[i].enc["input_ids"]))
-        for b, e in self._batches([len(pieces[i].enc["input_ids"]) for i in order]):
-            batch = [pieces[i] for i in order[b:e]]
-            probs = self._forward(batch)
+        batches = [(e, [pieces[i] for i in order[b:e]]) for b, e in self._batches([len(pieces[i].enc["input_ids"]) for i in order])]
+        for e, batch, probs in self._forwarded(batches):
             for piece, p in zip(batch, probs):
                 ws = words(piece.text)
                 firsts = first_subwords(ws, piece.offsets)
@@ -422,6 +451,36 @@ class TransformerDetector(Detector):
             if progress is not None:
                 progress(min(1.0, e / len(order)))
         return out
+
+    def _forwarded(self, batches: list[tuple[int, list[_Piece]]]) -> Iterator[tuple[int, list[_Piece], list[np.ndarray]]]:
+        """(end, batch, probabilities) for each batch, in the order given. With
+        ``batch_threads`` above one the forward passes run that many at once in threads of
+        their own, a few batches ahead of the caller, who decodes; a pass's result does not
+        depend on what runs beside it, so the spans are those of one pass after another
+        (tests/core/detect/test_cascade.py). When the caller stops early (a progress
+        callback raising) the passes not yet started are dropped."""
+        if self.batch_threads <= 1 or len(batches) <= 1:
+            for e, batch in batches:
+                yield e, batch, self._forward(batch)
+            return
+        pool = ThreadPoolExecutor(max_workers=self.batch_threads, thread_name_prefix="deid-batch")
+        pending: deque = deque()
+        todo = iter(batches)
+        try:
+            for e, batch in todo:
+                pending.append((e, batch, pool.submit(self._forward, batch)))
+                if len(pending) >= 2 * self.batch_threads:
+                    break
+            while pending:
+                e, batch, fut = pending.popleft()
+                nxt = next(todo, None)
+                if nxt is not None:
+                    pending.append((nxt[0], nxt[1], pool.submit(self._forward, nxt[1])))
+                yield e, batch, fut.result()
+        finally:
+            for _, _, fut in pending:
+                fut.cancel()
+            pool.shutdown(wait=True)
 
     def _batches(self, lengths: list[int]) -> Iterable[tuple[int, int]]:
         """(start, end) of each forward pass over pieces of ``lengths`` (in tokens, sorted):

@@ -141,8 +141,8 @@ class WorkspaceDetector(Detector):
 
     # The GUI's detection worker runs members one by one (to show progress and cancel
     # between them) and then combines; these keep that path open.
-    def member_spans(self, texts: Sequence[str], progress: Any = None, fraction: Any = None) -> list[dict[str, list[Span]]]:
-        return self.ensemble.member_spans(texts, progress=progress, fraction=fraction)
+    def member_spans(self, texts: Sequence[str], progress: Any = None, fraction: Any = None, *, cascade: bool = False) -> list[dict[str, list[Span]]]:
+        return self.ensemble.member_spans(texts, progress=progress, fraction=fraction, cascade=cascade)
 
     def combine(self, text: str, by_member: dict[str, list[Span]], strategy: str | None = None, *, document_id: int | None = None) -> list[Span]:
         return self.refine(text, self.ensemble.combine(text, by_member, strategy), document_id)

@@ -188,7 +188,7 @@ def detect_document(ensemble, workspace, doc_id: int, callbacks: DetectionCallba
         callbacks.document_progress(doc_id, done)
 
     if hasattr(ensemble, "member_spans") and hasattr(ensemble, "combine"):
-        by_member = ensemble.member_spans([text], progress=progress, fraction=fraction)[0]
+        by_member = ensemble.member_spans([text], progress=progress, fraction=fraction, cascade=True)[0]
         if callbacks.should_stop():
             raise Cancelled
         from ..learn.workspace_detector import WorkspaceDetector

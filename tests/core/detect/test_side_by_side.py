@@ -149,6 +149,7 @@ def test_side_by_side_gives_the_spans_of_one_after_another(tmp_path, monkeypatch
                 MemberConfig(name="m2", type="transformer", options={"model": str(model), "batch_size": 2}),
             ],
             side_by_side=side_by_side,
+            cascade=False,  # the cascade runs the models one after another (test_cascade.py)
         )
         return Ensemble.from_config(cfg)
 

@@ -38,6 +38,7 @@ ENSEMBLE_SCHEMA: Schema = {
     "whole_span_categories": (list,),
     "trust_validated": (bool,),
     "side_by_side": (bool,),
+    "cascade": (bool,),
 }
 MEMBER_SCHEMA: Schema = {"name": (str,), "type": (str,), "weight": NUMBER, "optional": (bool,)}
 # What a transformer member may say besides name, type, weight and optional.
@@ -51,6 +52,7 @@ TRANSFORMER_SCHEMA: Schema = {
     "precision": (str,),
     "threads": (int,),
     "backend": (str,),
+    "batch_threads": (int,),
 }
 RULES_SCHEMA: Schema = {"detectors": (list,)}
 # Partial acceptance of these leaves a readable piece of an identifier in the export. Only
@@ -88,6 +90,9 @@ class EnsembleConfig:
     # Run the models side by side, each on its share of the cores, where that is safe
     # (members.side_by_side_threads); false: one after another with all the cores each.
     side_by_side: bool = True
+    # The last model reads only the sentences where its vote can change the outcome
+    # (ensemble/cascade.py): the same spans for less work; false: every model reads all.
+    cascade: bool = True
     source_path: str | None = None
 
     def __post_init__(self) -> None:
@@ -139,6 +144,7 @@ class EnsembleConfig:
             whole_span_categories=_categories(ens.get("whole_span_categories", [c.value for c in DEFAULT_WHOLE_SPAN])),
             trust_validated=bool(ens.get("trust_validated", True)),
             side_by_side=bool(ens.get("side_by_side", True)),
+            cascade=bool(ens.get("cascade", True)),
         )
         try:
             cfg.validate()
@@ -189,6 +195,7 @@ class EnsembleConfig:
                 "whole_span_categories": [c.value for c in self.whole_span_categories],
                 "trust_validated": self.trust_validated,
                 "side_by_side": self.side_by_side,
+                "cascade": self.cascade,
                 **({"tie_breaker": self.tie_breaker} if self.tie_breaker else {}),
                 **({"category_weights": self.category_weights} if self.category_weights else {}),
             },

@@ -17,7 +17,8 @@ from ..base import Detector
 from ..completion import complete
 from ..guards import ID_LABELS
 from .config import CategoryWeights, EnsembleConfig, Strategy, category_weights_json, load_category_weights
-from .members import build_member, is_model, runs_apart, side_by_side_threads
+from .cascade import outvoted_alone, wanted_ranges
+from .members import batch_threads, build_member, is_model, runs_apart, side_by_side_threads
 from .running import run_members
 from .voting import Decision, accept_validated, accept_whole, rebuild_spans, token_votes
 
@@ -35,10 +36,13 @@ class Ensemble(Detector):
         category_weights: CategoryWeights | None = None,
         guard=None,
         side_by_side: bool = False,
+        parallel_batches: bool = False,
     ):
         """``side_by_side``: run the members that can (models on ONNX Runtime) in threads
         beside each other; only for members given a share of the cores each
-        (``side_by_side_threads``), which ``from_config`` arranges."""
+        (``side_by_side_threads``), which ``from_config`` arranges. ``parallel_batches``:
+        the models read their batches on every core each (``members.batch_threads``), so
+        they run one after another, the first beside the rules."""
         self.config = config
         self.members = members  # name -> detector, only those that loaded
         self.inclusion = inclusion
@@ -58,6 +62,9 @@ class Ensemble(Detector):
         self.order = [n for n in order if n in members]
         apart = [n for n in self.order if runs_apart(members[n])]
         self.side_by_side = apart if side_by_side and len(apart) >= 2 else []
+        self.parallel_batches = parallel_batches and bool(apart)
+        if self.parallel_batches:
+            self.side_by_side = apart[:1]  # the first model beside the rules, the others after it
         w = {m.name: m.weight for m in config.members}
         if weights:
             w.update(weights)
@@ -104,9 +111,15 @@ class Ensemble(Detector):
 
             inclusion = InclusionList.default()
         members: dict[str, Detector] = {}
-        share = side_by_side_threads(cfg.members, model_overrides) if cfg.side_by_side else None
+        # With the cascade the last model waits for the others, so the models run one after
+        # another, each reading its batches on every core; else side by side, a share each.
+        parallel = batch_threads(cfg.members, model_overrides) if cfg.cascade and cfg.strategy is not Strategy.UNION else None
+        share = side_by_side_threads(cfg.members, model_overrides) if cfg.side_by_side and parallel is None else None
         for mc in cfg.members:
-            det = build_member(mc, inclusion=inclusion, model_override=(model_overrides or {}).get(mc.name), threads=share)
+            det = build_member(
+                mc, inclusion=inclusion, model_override=(model_overrides or {}).get(mc.name),
+                threads=1 if parallel else share, batch_threads=parallel,
+            )
             if det is not None:
                 members[mc.name] = det
         if not members:
@@ -121,7 +134,7 @@ class Ensemble(Detector):
 
         return cls(
             cfg, members, inclusion=inclusion, weights=weights, category_weights=category_weights,
-            guard=ClinicalTermGuard.default(), side_by_side=share is not None,
+            guard=ClinicalTermGuard.default(), side_by_side=share is not None, parallel_batches=parallel is not None,
         )
 
     # -- running ------------------------------------------------------------------------
@@ -143,20 +156,41 @@ class Ensemble(Detector):
             out["members"][n] = desc
         return out
 
+    def cascade_member(self) -> str | None:
+        """The model that reads last and only where its vote can count (cascade.py): the
+        last model in the priority order, when the configuration asks for the cascade and
+        the strategy and weights make its vote alone powerless; else None."""
+        if not self.config.cascade:
+            return None
+        models = [n for n in self.order if is_model(self.members[n])]
+        if not models or getattr(self.members[models[-1]], "authoritative", False):
+            return None
+        last = models[-1]
+        ok = outvoted_alone(self.config.strategy, self.order, last, self.config.tie_breaker, self.weight, self.config.threshold)
+        return last if ok else None
+
     def member_spans(
         self,
         texts: Sequence[str],
         progress: Callable[[str], None] | None = None,
         fraction: Callable[[float], None] | None = None,
+        *,
+        cascade: bool = False,
     ) -> list[dict[str, list[Span]]]:
         """Each member's spans per text. ``progress(member)`` is called as each member
         starts; ``fraction(done)`` with the share of the whole call done (0-1) after each
         member and, inside members that report it (a transformer, batch by batch), as they
         go, so a long document's detection can show how far it has got. Either callback may
         raise to stop. Both are called from this thread, also when the models run side by
-        side (running.py)."""
+        side (running.py). ``cascade``: the last model reads only where its vote can count
+        (``cascade_member``), for ``combine`` with this ensemble's own strategy; without
+        it every member reads everything (scoring members, fitting weights)."""
         per_doc: list[dict[str, list[Span]]] = [{} for _ in texts]
-        results = run_members(self.members, self.order, texts, side_by_side=self.side_by_side, progress=progress, fraction=fraction)
+        last = self.cascade_member() if cascade else None
+        if last is None:
+            results = run_members(self.members, self.order, texts, side_by_side=self.side_by_side, progress=progress, fraction=fraction)
+        else:
+            results = self._run_cascade(texts, last, progress, fraction)
         for n in self.order:
             for i, spans in enumerate(results[n]):
                 per_doc[i][n] = [s.with_(source=n) if s.source != n else s for s in spans]
@@ -165,8 +199,26 @@ class Ensemble(Detector):
     def detect(self, text: str) -> list[Span]:
         return self.detect_many([text])[0]
 
+    def _run_cascade(
+        self, texts: Sequence[str], last: str, progress: Callable[[str], None] | None, fraction: Callable[[float], None] | None
+    ) -> dict[str, list[list[Span]]]:
+        first = [n for n in self.order if n != last]
+        models = [n for n in self.order if is_model(self.members[n])]
+        share = (len(models) - 1) / len(models)  # of the progress, as work_shares counts it
+
+        def scaled(lo: float, span: float) -> Callable[[float], None] | None:
+            return None if fraction is None else (lambda f: fraction(lo + span * f))
+
+        beside = [n for n in self.side_by_side if n in first]
+        results = run_members(self.members, first, texts, side_by_side=beside, progress=progress, fraction=scaled(0.0, share))
+        wanted = [wanted_ranges(t, [s for n in first for s in results[n][i]]) for i, t in enumerate(texts)]
+        results.update(
+            run_members(self.members, [last], texts, progress=progress, fraction=scaled(share, 1.0 - share), wanted={last: wanted})
+        )
+        return results
+
     def detect_many(self, texts: Sequence[str]) -> list[list[Span]]:
-        return [self.combine(t, ms) for t, ms in zip(texts, self.member_spans(texts))]
+        return [self.combine(t, ms) for t, ms in zip(texts, self.member_spans(texts, cascade=True))]
 
     # -- combining ----------------------------------------------------------------------
     def combine(self, text: str, by_member: dict[str, list[Span]], strategy: Strategy | str | None = None) -> list[Span]:

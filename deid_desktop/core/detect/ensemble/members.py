@@ -27,10 +27,12 @@ def resolve_model_dir(spec: str | Path) -> Path | None:
 
 
 def build_member(
-    mc: MemberConfig, *, inclusion=None, model_override: str | None = None, threads: int | None = None
+    mc: MemberConfig, *, inclusion=None, model_override: str | None = None, threads: int | None = None,
+    batch_threads: int | None = None,
 ) -> Detector | None:
     """The member ``mc`` describes, or None for an optional model that is not there.
-    ``threads`` is a transformer's CPU thread count where its settings give none."""
+    ``threads`` is a transformer's CPU thread count and ``batch_threads`` its forward
+    passes at once, where its settings give none."""
     if mc.type == "rules":
         from ..rules import RuleSet
 
@@ -53,6 +55,8 @@ def build_member(
         opts = {k: v for k, v in mc.options.items() if k != "model"}
         if threads is not None:
             opts.setdefault("threads", threads)
+        if batch_threads is not None and "threads" not in mc.options:
+            opts.setdefault("batch_threads", batch_threads)
         det = TransformerDetector(str(path), name=mc.name, **opts)
         if inclusion is not None:
             det.inclusion = inclusion
@@ -95,13 +99,43 @@ def side_by_side_threads(members: Sequence[MemberConfig], model_overrides: dict[
     faster than one two-threaded session after the other, with the same spans
     (benchmarks/throughput.py): small matrices spread over two threads spend much of their
     time waiting for each other."""
+    present = _onnx_models(members, model_overrides)
+    if present is None or len(present) < 2:
+        return None
+    from ...models.device import default_threads
+
+    cores = default_threads()
+    return cores // len(present) if cores >= len(present) else None
+
+
+def batch_threads(members: Sequence[MemberConfig], model_overrides: dict[str, str] | None = None) -> int | None:
+    """Forward passes at once for each transformer member, each on one core of its own, when
+    the models are to read their batches in parallel and one after another (the ensemble's
+    cascade, where the last model waits for the others' spans), or None.
+
+    Only where every model present runs on ONNX Runtime (a session takes calls from several
+    threads; torch's threads are one pool) and there are two cores or more. On this
+    project's 2-core CPU one model's batches over two single-threaded calls at once ran 1.8x
+    as fast as one call after another, as two models side by side do
+    (docs/benchmarks.md, "Issue 11, tenth pass")."""
+    present = _onnx_models(members, model_overrides)
+    if not present:
+        return None
+    from ...models.device import default_threads
+
+    cores = default_threads()
+    return cores if cores >= 2 else None
+
+
+def _onnx_models(members: Sequence[MemberConfig], model_overrides: dict[str, str] | None) -> list[MemberConfig] | None:
+    """The transformer members whose models are present, or None when one of them would
+    not run on ONNX Runtime."""
     models = [mc for mc in members if mc.type == "transformer"]
     specs = [((model_overrides or {}).get(mc.name) or mc.options.get("model"), mc) for mc in models]
     present = [mc for spec, mc in specs if spec and resolve_model_dir(spec) is not None]
-    if len(present) < 2:
-        return None  # before the imports below: a rules-only ensemble starts without them
+    if not present:
+        return []  # before the imports below: a rules-only ensemble starts without them
     from ...errors import ModelError
-    from ...models.device import default_threads
     from ..transformer import choose_backend, resolve_device
 
     for mc in present:
@@ -112,8 +146,7 @@ def side_by_side_threads(members: Sequence[MemberConfig], model_overrides: dict[
             return None
         if backend != "onnx":
             return None
-    cores = default_threads()
-    return cores // len(present) if cores >= len(present) else None
+    return present
 
 
 def runs_apart(detector: Detector) -> bool:

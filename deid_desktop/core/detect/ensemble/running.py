@@ -33,11 +33,14 @@ def run_members(
     side_by_side: Sequence[str] = (),
     progress: Callable[[str], None] | None = None,
     fraction: Callable[[float], None] | None = None,
+    wanted: Mapping[str, Sequence[Sequence[tuple[int, int]] | None]] | None = None,
 ) -> dict[str, list[list[Span]]]:
     """Each member's spans per text, by member name. ``side_by_side`` names the members to
-    run in threads of their own (two or more, else all run in turn); ``progress(member)`` is
-    called as each member starts, ``fraction(done)`` with the share of the call done (0-1)."""
-    apart = [n for n in order if n in side_by_side] if len(side_by_side) >= 2 else []
+    run in threads of their own while the others run in turn in this thread (a model beside
+    the rules, or two models); ``progress(member)`` is called as each member starts,
+    ``fraction(done)`` with the share of the call done (0-1). ``wanted`` gives a model the
+    character ranges of each text it is to read (``TransformerDetector.detect_many``)."""
+    apart = [n for n in order if n in side_by_side]
     shares = dict(zip(order, work_shares([members[n] for n in order])))
     done = {n: 0.0 for n in order}  # each member's own share done; one writer per key
     stop = threading.Event()
@@ -48,6 +51,7 @@ def run_members(
 
     def run(name: str, in_thread: bool) -> list[list[Span]]:
         member = members[name]
+        extra = {"wanted": wanted[name]} if wanted and name in wanted else {}
         if reports_progress(member) and (in_thread or fraction is not None):
 
             def within(f: float) -> None:
@@ -57,9 +61,9 @@ def run_members(
                 if not in_thread:
                     report()
 
-            out = member.detect_many(list(texts), progress=within)
+            out = member.detect_many(list(texts), progress=within, **extra)
         else:
-            out = member.detect_many(list(texts))
+            out = member.detect_many(list(texts), **extra)
         done[name] = 1.0
         return out
 
