@@ -117,6 +117,62 @@ def test_the_cascade_gives_the_spans_of_every_member_reading_everything(strategy
     assert 0 < last.read[-1] < read_all  # the last model read fewer sentences
 
 
+class SlowMarker(Marker):
+    """Rules that are still running when the first model ends (a text of many short lines)."""
+
+    def __init__(self, *args, started: threading.Event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.started = started
+        self.release = threading.Event()
+
+    def detect_many(self, texts, progress=None):
+        self.started.set()
+        assert self.release.wait(10)
+        return super().detect_many(texts, progress)
+
+
+class FirstModel(TransformerDetector):
+    """The first model: ends, then lets the slow rules end a moment later."""
+
+    def __init__(self, *args, rules: SlowMarker, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.rules = rules
+
+    def detect_many(self, texts, progress=None, wanted=None):
+        assert self.rules.started.wait(10)  # the rules run beside it, in a thread of their own
+        out = super().detect_many(texts, progress, wanted)
+        threading.Timer(0.3, self.rules.release.set).start()
+        return out
+
+
+class Remembering(TransformerDetector):
+    """A last model with a memo, as the real one: a sentence read once is not read again."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seen: dict[str, int] = {}
+
+    def _spans(self, text: str) -> list[Span]:
+        self.seen[text] = self.seen.get(text, 0) + 1
+        return super()._spans(text)
+
+
+def test_when_the_rules_end_after_the_first_model_the_last_starts_on_its_marks():
+    rules = SlowMarker("rules", seed=0, density=0.15, started=threading.Event())
+    last = Remembering("m2", seed=2, density=0.5)
+    members = {"rules": rules, "m1": FirstModel("m1", seed=1, density=0.2, rules=rules), "m2": last}
+    ens = ensemble("majority", members)
+    texts = random_texts(40, seed=7)
+    told: list[float] = []
+    fast = ens.member_spans(texts, fraction=told.append, cascade=True)
+    assert len(last.read) == 2  # the first model's marks, then the rest of the rules' marks
+    assert told == sorted(told) and told[-1] == 1.0  # progress never goes back
+    rules.release.set()
+    slow = Ensemble(ens.config, {"rules": Marker("rules", 0, 0.15), "m1": TransformerDetector("m1", 1, 0.2),
+                                 "m2": TransformerDetector("m2", 2, 0.5)})
+    assert [ens.combine(t, bm) for t, bm in zip(texts, fast)] == [slow.combine(t, bm) for t, bm in zip(texts, slow.member_spans(texts))]
+
+
 def test_no_cascade_where_the_last_models_vote_alone_can_count():
     def members():
         return {"rules": Marker("rules", 0, 0.2), "m1": TransformerDetector("m1", 1, 0.2), "m2": TransformerDetector("m2", 2, 0.2)}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 from bisect import bisect_left
+from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -202,18 +203,52 @@ class Ensemble(Detector):
     def _run_cascade(
         self, texts: Sequence[str], last: str, progress: Callable[[str], None] | None, fraction: Callable[[float], None] | None
     ) -> dict[str, list[list[Span]]]:
+        """The members before ``last``, then ``last`` on the sentences they marked. The
+        members that are not models (the rules) run in a thread of their own beside the
+        first models; when they are still running as those end, ``last`` starts on what the
+        models marked and then reads the rest of what the rules marked: its memo holds the
+        sentences already read, so it reads each once and gives exactly what one call over
+        everything marked gives, and no core waits on the rules (a text of many short lines
+        keeps the rules busy longer than a model)."""
         first = [n for n in self.order if n != last]
-        models = [n for n in self.order if is_model(self.members[n])]
-        share = (len(models) - 1) / len(models)  # of the progress, as work_shares counts it
+        models = [n for n in first if is_model(self.members[n])]
+        others = [n for n in first if n not in models]
+        n_models = len(models) + 1
+        share = len(models) / n_models  # of the progress, as work_shares counts it
 
         def scaled(lo: float, span: float) -> Callable[[float], None] | None:
             return None if fraction is None else (lambda f: fraction(lo + span * f))
 
-        beside = [n for n in self.side_by_side if n in first]
-        results = run_members(self.members, first, texts, side_by_side=beside, progress=progress, fraction=scaled(0.0, share))
-        wanted = [wanted_ranges(t, [s for n in first for s in results[n][i]]) for i, t in enumerate(texts)]
+        def marked(names: Sequence[str], results: dict[str, list[list[Span]]]) -> list[list[tuple[int, int]]]:
+            return [wanted_ranges(t, [s for n in names for s in results[n][i]]) for i, t in enumerate(texts)]
+
+        reached = share  # the progress told when ``last`` begins its final call
+        if not others or not models:
+            results = run_members(self.members, first, texts, side_by_side=[n for n in self.side_by_side if n in first],
+                                  progress=progress, fraction=scaled(0.0, share))
+        else:
+            for n in others:
+                if progress:
+                    progress(n)
+            pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deid-rules")
+            try:
+                # no callback reaches that thread: they are this thread's to call
+                rules = pool.submit(run_members, self.members, others, texts)
+                results = run_members(self.members, models, texts, progress=progress, fraction=scaled(0.0, share))
+                if not rules.done():
+                    reached = share + 0.5 * (1.0 - share)
+                    run_members(self.members, [last], texts, progress=progress, fraction=scaled(share, reached - share),
+                                wanted={last: marked(models, results)})
+                    while not rules.done():
+                        wait([rules], timeout=0.2)
+                        if fraction is not None:
+                            fraction(reached)  # a stop asked for is heard here
+                results.update(rules.result())
+            finally:
+                pool.shutdown(wait=True)
         results.update(
-            run_members(self.members, [last], texts, progress=progress, fraction=scaled(share, 1.0 - share), wanted={last: wanted})
+            run_members(self.members, [last], texts, progress=progress, fraction=scaled(reached, 1.0 - reached),
+                        wanted={last: marked(first, results)})
         )
         return results
 

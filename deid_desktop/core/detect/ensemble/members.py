@@ -156,5 +156,6 @@ def runs_apart(detector: Detector) -> bool:
 
 
 def is_model(detector: Detector) -> bool:
-    # by name, so that checking does not import torch for a rules-only ensemble
-    return type(detector).__name__ == "TransformerDetector"
+    # by name, so that checking does not import torch for a rules-only ensemble; a subclass
+    # of the transformer member is a model too
+    return any(c.__name__ == "TransformerDetector" for c in type(detector).__mro__)
