@@ -154,6 +154,39 @@ def test_a_replaced_value_counts_as_still_present_only_as_itself_not_inside_a_lo
     assert residual_originals_near(leaky, out, reps, reach=reach) == 2
 
 
+@pytest.mark.parametrize("reach", [5, 10_000])
+def test_a_value_that_reads_as_another_values_surrogate_is_no_residual_in_a_huge_file(reach):
+    """In a huge note one patient's date of birth can be shifted onto another's, and one
+    name's surrogate can be another original name. Where the output shows that text only as
+    a surrogate it is no leak: the ordinary count said 0, the huge-file count said 495 for a
+    clean 1,000,000-line note and sent it to review. The same text standing outside any
+    surrogate is still counted."""
+    from deid_desktop.core.pipeline import count_residual_originals
+    from deid_desktop.core.windows import residual_originals_near
+
+    text = "Pt Grant. DOB 01/02/1950.\n" + "Obs stable.\n" * 40 + "Pt Silva. DOB 03/04/1960.\n"
+    swaps = [("Grant", "Silva"), ("01/02/1950", "03/04/1960"), ("Silva", "Moana"), ("03/04/1960", "05/06/1970")]
+    out, reps = _replace(text, swaps)
+    assert "Silva" in out and "03/04/1960" in out  # only as surrogates
+    originals = [text[r.start : r.end] for r in reps]
+    assert count_residual_originals(out, originals, [(a, a + len(r.new_text)) for a, r in _written(reps)]) == 0
+    assert residual_originals_near(text, out, reps, reach=reach) == 0
+
+    leaky = text + "Seen with Silva, DOB 03/04/1960.\n"
+    out, reps = _replace(leaky, swaps)
+    assert residual_originals_near(leaky, out, reps, reach=10_000) == 2
+    assert residual_originals_near(leaky, out, reps, reach=reach) >= 1  # the name, as a word anywhere
+
+
+def _written(reps):
+    """(where each surrogate starts in the output, its replacement), replacements sorted."""
+    out, shift = [], 0
+    for r in sorted(reps, key=lambda r: r.start):
+        out.append((r.start + shift, r))
+        shift += len(r.new_text) - (r.end - r.start)
+    return out
+
+
 def test_a_surrogate_read_back_with_its_line_break_moved_is_no_rescan_finding():
     """A phone number broken across two lines of a PDF letter is replaced by one the writer
     lays out on one line: the re-scan reads "0435 953 088" where "0435\\n953 088" was
