@@ -204,7 +204,11 @@ class Deidentifier:
         window_chars: int = WINDOW_CHARS,
         progress: FileProgress | None = None,
         ocr: str = "auto",
+        windows_at_once: int | None = None,
     ):
+        """``windows_at_once``: windows of a huge text detected at the same time (None: two
+        where there are two cores or more, so one window's vote and rules overlap another's
+        model passes)."""
         from .documents.ocr import check_mode
 
         if mode not in MODES:
@@ -220,6 +224,11 @@ class Deidentifier:
         self.windowed_above = windowed_above
         self.window_chars = window_chars
         self.progress = progress
+        if windows_at_once is None:
+            from .models.device import default_threads
+
+            windows_at_once = 2 if default_threads() >= 2 else 1
+        self.windows_at_once = max(1, int(windows_at_once))
 
     def is_huge(self, text: str) -> bool:
         return len(text) > self.windowed_above
@@ -229,7 +238,9 @@ class Deidentifier:
         fraction done mapped into ``stage`` (the part of the file's work this is)."""
         if not self.is_huge(text):
             return self.detector.detect(text)
-        return detect_windowed(self.detector, text, size=self.window_chars, overlap=self._overlap(), progress=self._reporter(stage))
+        return detect_windowed(
+            self.detector, text, size=self.window_chars, overlap=self._overlap(), progress=self._reporter(stage), at_once=self.windows_at_once
+        )
 
     def _overlap(self) -> int:
         return min(OVERLAP_CHARS, self.window_chars // 4)
@@ -316,7 +327,7 @@ class Deidentifier:
         """The detector's spans on each text; a huge one in windows, its progress told by
         the caller (a part of the output, not the whole of it)."""
         if len(texts) == 1 and self.is_huge(texts[0]):
-            return [detect_windowed(self.detector, texts[0], size=self.window_chars, overlap=self._overlap())]
+            return [detect_windowed(self.detector, texts[0], size=self.window_chars, overlap=self._overlap(), at_once=self.windows_at_once)]
         if len(texts) == 1 or not hasattr(self.detector, "detect_many"):
             return [self.detector.detect(t) for t in texts]
         return self.detector.detect_many(texts)

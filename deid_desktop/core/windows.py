@@ -170,20 +170,59 @@ def windows(text: str, size: int = WINDOW_CHARS, overlap: int = OVERLAP_CHARS) -
 
 
 def detect_windowed(
-    detector, text: str, *, size: int = WINDOW_CHARS, overlap: int = OVERLAP_CHARS, progress: Progress | None = None
+    detector,
+    text: str,
+    *,
+    size: int = WINDOW_CHARS,
+    overlap: int = OVERLAP_CHARS,
+    progress: Progress | None = None,
+    at_once: int = 1,
 ) -> list[Span]:
     """The detector's spans on ``text``, found window by window (offsets into ``text``).
     Where the windows on either side of a cut disagree about a value across it, the window
-    that saw the value begin keeps its reading."""
+    that saw the value begin keeps its reading. ``at_once``: windows detected at the same
+    time, each in a thread of its own (the detector must allow that; an ensemble does), so
+    one window's single-threaded steps (the vote, the rules) overlap another's model passes;
+    a window's spans do not depend on what runs beside it, and ``progress`` is told in this
+    thread, in order."""
     kept: list[Span] = []
-    for w in windows(text, size, overlap):
-        for s in detector.detect(text[w.start : w.end]):
+    for w, found in _windows_detected(detector, text, windows(text, size, overlap), at_once):
+        for s in found:
             start = s.start + w.start
             if w.own_from <= start < w.own_to:
                 kept.append(s.with_(start=start, end=s.end + w.start))
         if progress is not None:
             progress(w.own_to, len(text))
     return first_of_overlaps(kept)
+
+
+def _windows_detected(detector, text: str, wins: list[Window], at_once: int) -> Iterator[tuple[Window, list[Span]]]:
+    """(window, the detector's spans on it) in order, ``at_once`` windows in flight."""
+    if at_once <= 1 or len(wins) <= 1:
+        for w in wins:
+            yield w, detector.detect(text[w.start : w.end])
+        return
+    from collections import deque
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(max_workers=at_once, thread_name_prefix="deid-window")
+    pending: deque = deque()
+    todo = iter(wins)
+    try:
+        for w in todo:
+            pending.append((w, pool.submit(detector.detect, text[w.start : w.end])))
+            if len(pending) >= at_once:
+                break
+        while pending:
+            w, fut = pending.popleft()
+            nxt = next(todo, None)
+            if nxt is not None:
+                pending.append((nxt, pool.submit(detector.detect, text[nxt.start : nxt.end])))
+            yield w, fut.result()
+    finally:
+        for _, fut in pending:
+            fut.cancel()
+        pool.shutdown(wait=True)
 
 
 def _output_offsets(replacements: Sequence[Replacement]) -> list[tuple[int, int]]:

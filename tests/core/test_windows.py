@@ -62,6 +62,53 @@ def test_windows_find_the_spans_of_the_whole_text_including_a_value_across_a_cut
     assert detect_windowed(det, text, size=size, overlap=overlap) == det.detect(text)
 
 
+def test_windows_read_two_at_once_give_the_spans_of_one_after_another():
+    """A huge text's windows are detected two at a time (one window's vote and rules beside
+    another's model passes): the same spans, progress told in order from the caller."""
+    import threading
+
+    det = _rules()
+    text = _note(300, " ")
+    threads: set[str] = set()
+    both_in = threading.Barrier(2)
+
+    class Watching:
+        def __init__(self):
+            self.calls = 0
+
+        def detect(self, t):
+            threads.add(threading.current_thread().name)
+            self.calls += 1
+            if self.calls <= 2:
+                both_in.wait(timeout=10)  # the first two windows are inside at the same time
+            return det.detect(t)
+
+    told: list[int] = []
+    one = detect_windowed(det, text, size=900, overlap=150)
+    two = detect_windowed(Watching(), text, size=900, overlap=150, at_once=2, progress=lambda done, n: told.append(done))
+    assert two == one and one
+    assert len(threads) == 2 and all(n.startswith("deid-window") for n in threads)
+    assert told == sorted(told) and told[-1] == len(text)
+
+
+def test_a_failing_window_among_two_at_once_stops_the_file():
+    import threading
+
+    class Failing:
+        def __init__(self):
+            self.calls = 0
+
+        def detect(self, t):
+            self.calls += 1
+            if self.calls == 3:
+                raise RuntimeError("window failed")
+            return []
+
+    with pytest.raises(RuntimeError, match="window failed"):
+        detect_windowed(Failing(), _note(300, " "), size=900, overlap=150, at_once=2)
+    assert not [t for t in threading.enumerate() if t.name.startswith("deid-window")]
+
+
 def test_windows_tile_the_text_and_cut_between_words():
     text = _note(200, " ")
     ws = windows(text, 500, 100)

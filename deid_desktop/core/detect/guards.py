@@ -127,6 +127,21 @@ _PROTEIN_CHANGE = re.compile(r"[ACDEFGHIKLMNPQRSTVWY]\d{1,4}(?:[ACDEFGHIKLMNPQRS
 _GENE_BEFORE = re.compile(r"\b[A-Z][A-Z0-9]{1,7}(?:\s+(?:p\.)?)?\s*$")
 
 
+# The end of a sentence: a code list does not reach past it.
+_SENTENCE_END = re.compile(r"[.!?][ \t]+(?=[A-Z])")
+
+
+def _after_a_code_label(text: str, at: int) -> bool:
+    """Whether ``at`` is on a line of classification codes: after a code system's name on its
+    line and in the same sentence. A text whose line breaks were lost (one huge line, a
+    pasted export) put a hospital number 170 characters and two sentences after "SNOMED
+    49436004." on the same "line", and the number went out as written."""
+    last = None
+    for last in _CODE_LINE.finditer(text, _line_start(text, at), at):
+        pass
+    return last is not None and _SENTENCE_END.search(text, last.end(), at) is None
+
+
 def _no_date_reading(value: str) -> bool:
     m = _SLASH_PAIR.fullmatch(value)
     if m is None:
@@ -845,7 +860,7 @@ def _is_not_a_date_or_id(text: str, span: Span) -> bool:
     if span.category == Category.ID:
         if _ICD10.fullmatch(value):
             return True
-        if _CODE_LINE.search(text, _line_start(text, span.start), span.start):
+        if _after_a_code_label(text, span.start):
             return True
         if _PROTEIN_CHANGE.fullmatch(value) and _GENE_BEFORE.search(text, max(0, span.start - 12), span.start):
             return True

@@ -251,6 +251,15 @@ def test_classification_codes_and_protein_changes_are_no_record_numbers(guard, t
     assert guard.filter(text, [span_of(text, value, Category.ID)]) == []
 
 
+def test_a_record_number_sentences_after_a_code_on_one_long_line_stays(guard):
+    """A text whose line breaks were lost: the footer's hospital number after the letter's
+    SNOMED code, two sentences on, is a record number (it went out as written)."""
+    text = ("Dx: cellulitis, SNOMED 49436004. GP: review in 6/52 with bloods. Typed by LP 4/4 "
+            "The Stowsey Wound Clinic - CELINE BONNET - 0022550 Page 2 of 2")
+    span = span_of(text, "0022550", Category.ID)
+    assert guard.filter(text, [span]) == [span]
+
+
 def test_a_record_number_on_an_ordinary_line_stays(guard):
     text = "MRN T67000 seen today; SNOMED codes are on the next line."
     span = span_of(text, "T67000", Category.ID)
