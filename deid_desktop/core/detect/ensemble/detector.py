@@ -65,7 +65,9 @@ class Ensemble(Detector):
         self.side_by_side = apart if side_by_side and len(apart) >= 2 else []
         self.parallel_batches = parallel_batches and bool(apart)
         if self.parallel_batches:
-            self.side_by_side = apart[:1]  # the first model beside the rules, the others after it
+            # the first model in a thread beside the rules; without the cascade (scoring,
+            # fitting) the others run after the rules, beside it
+            self.side_by_side = apart[:1]
         w = {m.name: m.weight for m in config.members}
         if weights:
             w.update(weights)
@@ -208,8 +210,7 @@ class Ensemble(Detector):
         first models; when they are still running as those end, ``last`` starts on what the
         models marked and then reads the rest of what the rules marked: its memo holds the
         sentences already read, so it reads each once and gives exactly what one call over
-        everything marked gives, and no core waits on the rules (a text of many short lines
-        keeps the rules busy longer than a model)."""
+        everything marked gives, and no core waits on the rules."""
         first = [n for n in self.order if n != last]
         models = [n for n in first if is_model(self.members[n])]
         others = [n for n in first if n not in models]
