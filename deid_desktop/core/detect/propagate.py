@@ -54,6 +54,11 @@ _RELATIONS = (
     "great-grandson|great-granddaughter|niece|nephew|aunt|auntie|uncle|cousin|stepson|stepdaughter|"
     "stepmother|stepfather|child|baby|twin|fiancée|fiance|fiancé|carer|friend|neighbour|neighbor"
 )
+# The word for a relative right before a name ("dtr kadiatou", "son: tevita"): a lower-case
+# name the vote found there is a person's, found again wherever it stands.
+_RELATION_BEFORE = re.compile(
+    rf"(?<![\w-])(?i:{_RELATIONS}|dtr|dau|bro|sis|nok|whanau|whānau|caregiver|guardian|flatmate)[ \t]*[,:]?[ \t]*$"
+)
 _AGE_IN_BRACKETS = re.compile(
     rf"(?:(?:{_RELATIONS})[ \t]*,[ \t]*)?(?:aged?[ \t]+)?(\d{{1,3}})(?:[ \t]*(?:y|yo|y/o|yrs?|years?(?:[ \t]+old)?)\.?)?(?:[ \t]*[,;].*)?",
     re.IGNORECASE,
@@ -142,6 +147,13 @@ class Propagator:
                 taken.add(a, b)
         return added, aliases
 
+    def _no_word(self, part: str) -> bool:
+        """Neither an ordinary word of ours nor a word of the encoder's vocabulary ("kadiatou";
+        not "bed", "park")."""
+        key = part.casefold()
+        vocab = encoder_words()
+        return bool(vocab) and key not in self._common and key not in vocab
+
     def _listed_name(self, part: str) -> bool:
         """A listed first name or surname that is no word of the encoder's vocabulary nor an
         ordinary word of ours ("padraig", "tamati"; not "rice", "grace")."""
@@ -158,9 +170,12 @@ class Propagator:
             if s.category == Category.NAME:
                 if value.islower():
                     # a lower-case "name" is the vote's weakest kind; repeated only where it is
-                    # a listed name and no ordinary word ("son padraig" ... "informed (padraig)")
+                    # a listed name and no ordinary word ("son padraig" ... "informed (padraig)"),
+                    # or no ordinary word found right after the word for a relative ("d/w dtr
+                    # kadiatou" ... "dtr kadiatou visited": the second went out as written)
+                    relative = _RELATION_BEFORE.search(text, max(0, s.start - 24), s.start) is not None
                     for part in _parts(value):
-                        if len(part) >= 4 and self._listed_name(part):
+                        if len(part) >= 4 and (self._listed_name(part) or (relative and self._no_word(part))):
                             found.setdefault((part, False), s)
                     continue
                 for part in _parts(value):

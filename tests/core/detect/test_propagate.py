@@ -151,6 +151,20 @@ def test_a_lower_case_listed_name_is_repeated(prop):
     assert found(food, prop.propagate(food, [at(food, "rice")])) == [("rice", "NAME")]
 
 
+def test_a_lower_case_name_found_after_the_word_for_a_relative_is_repeated(prop):
+    """A one-line note (line breaks lost): the models found the daughter's name once, in no
+    list we ship, and the second mention went out as written."""
+    text = "d/w dtr kadiatou on phone (+44 7565 180 221). 2200 meds given. dtr kadiatou visited, concerned; kadiatou to call."
+    out = prop.propagate(text, [at(text, "kadiatou")])
+    assert found(text, out) == [("kadiatou", "NAME")] * 3
+    # an ordinary word found after a relation stays where it was found
+    chore = "son bed bound at home. bed rails up."
+    assert found(chore, prop.propagate(chore, [at(chore, "bed")])) == [("bed", "NAME")]
+    # and without the relation a lower-case unlisted word is still not repeated
+    plain = "pt kadiatou reviewed. kadiatou eating."
+    assert found(plain, prop.propagate(plain, [at(plain, "kadiatou")])) == [("kadiatou", "NAME")]
+
+
 def test_occupied_stretches():
     from deid_desktop.core.detect.propagate import _Occupied
 
