@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .documents import Replacement
+from .parallel import in_order
 from .spans import Span, first_of_overlaps, sort_spans
 
 WINDOW_CHARS = 64_000
@@ -186,7 +187,9 @@ def detect_windowed(
     a window's spans do not depend on what runs beside it, and ``progress`` is told in this
     thread, in order."""
     kept: list[Span] = []
-    for w, found in _windows_detected(detector, text, windows(text, size, overlap), at_once):
+    wins = windows(text, size, overlap)
+    work = lambda w: detector.detect(text[w.start : w.end])  # noqa: E731
+    for w, found in in_order(work, wins, at_once if len(wins) > 1 else 1, "deid-window"):
         for s in found:
             start = s.start + w.start
             if w.own_from <= start < w.own_to:
@@ -194,35 +197,6 @@ def detect_windowed(
         if progress is not None:
             progress(w.own_to, len(text))
     return first_of_overlaps(kept)
-
-
-def _windows_detected(detector, text: str, wins: list[Window], at_once: int) -> Iterator[tuple[Window, list[Span]]]:
-    """(window, the detector's spans on it) in order, ``at_once`` windows in flight."""
-    if at_once <= 1 or len(wins) <= 1:
-        for w in wins:
-            yield w, detector.detect(text[w.start : w.end])
-        return
-    from collections import deque
-    from concurrent.futures import ThreadPoolExecutor
-
-    pool = ThreadPoolExecutor(max_workers=at_once, thread_name_prefix="deid-window")
-    pending: deque = deque()
-    todo = iter(wins)
-    try:
-        for w in todo:
-            pending.append((w, pool.submit(detector.detect, text[w.start : w.end])))
-            if len(pending) >= at_once:
-                break
-        while pending:
-            w, fut = pending.popleft()
-            nxt = next(todo, None)
-            if nxt is not None:
-                pending.append((nxt, pool.submit(detector.detect, text[nxt.start : nxt.end])))
-            yield w, fut.result()
-    finally:
-        for _, fut in pending:
-            fut.cancel()
-        pool.shutdown(wait=True)
 
 
 def _output_offsets(replacements: Sequence[Replacement]) -> list[tuple[int, int]]:

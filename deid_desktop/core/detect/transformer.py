@@ -16,8 +16,7 @@ import logging
 import threading
 import warnings
 from bisect import bisect_right
-from collections import OrderedDict, deque
-from concurrent.futures import ThreadPoolExecutor
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
@@ -33,6 +32,7 @@ from ..models.label_map import meanings_for
 from ..models.labels import WordDecoder
 from ..models.modelio import CURRENT, MANIFEST, load_manifest, resolve_model_dir
 from ..models.shape import check_spec, shape_ids
+from ..parallel import in_order
 from ..spans import Span
 from ..text import sentences as split_sentences
 from ..text import words
@@ -455,32 +455,12 @@ class TransformerDetector(Detector):
     def _forwarded(self, batches: list[tuple[int, list[_Piece]]]) -> Iterator[tuple[int, list[_Piece], list[np.ndarray]]]:
         """(end, batch, probabilities) for each batch, in the order given. With
         ``batch_threads`` above one the forward passes run that many at once in threads of
-        their own, a few batches ahead of the caller, who decodes; a pass's result does not
-        depend on what runs beside it, so the spans are those of one pass after another
-        (tests/core/detect/test_cascade.py). When the caller stops early (a progress
-        callback raising) the passes not yet started are dropped."""
-        if self.batch_threads <= 1 or len(batches) <= 1:
-            for e, batch in batches:
-                yield e, batch, self._forward(batch)
-            return
-        pool = ThreadPoolExecutor(max_workers=self.batch_threads, thread_name_prefix="deid-batch")
-        pending: deque = deque()
-        todo = iter(batches)
-        try:
-            for e, batch in todo:
-                pending.append((e, batch, pool.submit(self._forward, batch)))
-                if len(pending) >= 2 * self.batch_threads:
-                    break
-            while pending:
-                e, batch, fut = pending.popleft()
-                nxt = next(todo, None)
-                if nxt is not None:
-                    pending.append((nxt[0], nxt[1], pool.submit(self._forward, nxt[1])))
-                yield e, batch, fut.result()
-        finally:
-            for _, _, fut in pending:
-                fut.cancel()
-            pool.shutdown(wait=True)
+        their own, a few batches ahead of the caller, who decodes (``parallel.in_order``); a
+        pass's result does not depend on what runs beside it, so the spans are those of one
+        pass after another (tests/core/detect/test_cascade.py)."""
+        threads = self.batch_threads if len(batches) > 1 else 1
+        for (e, batch), probs in in_order(lambda b: self._forward(b[1]), batches, threads, "deid-batch"):
+            yield e, batch, probs
 
     def _batches(self, lengths: list[int]) -> Iterable[tuple[int, int]]:
         """(start, end) of each forward pass over pieces of ``lengths`` (in tokens, sorted):
