@@ -132,40 +132,48 @@ class SlowMarker(Marker):
 
 
 class FirstModel(TransformerDetector):
-    """The first model: ends, then lets the slow rules end a moment later."""
+    """The first model: the slow rules are running beside it, in a thread of their own."""
 
     def __init__(self, *args, rules: SlowMarker, **kwargs):
         super().__init__(*args, **kwargs)
         self.rules = rules
 
     def detect_many(self, texts, progress=None, wanted=None):
-        assert self.rules.started.wait(10)  # the rules run beside it, in a thread of their own
-        out = super().detect_many(texts, progress, wanted)
-        threading.Timer(0.3, self.rules.release.set).start()
-        return out
+        assert self.rules.started.wait(10)
+        return super().detect_many(texts, progress, wanted)
 
 
 class Remembering(TransformerDetector):
-    """A last model with a memo, as the real one: a sentence read once is not read again."""
+    """A last model with a memo, as the real one: a sentence read once is not read again.
+    ``first_call`` runs when it is first asked to read (the slow rules end only then)."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, first_call=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.seen: dict[str, int] = {}
+        self.seen: dict[str, list[Span]] = {}  # its memo: sentence -> spans
+        self.first_call = first_call
+
+    def detect_many(self, texts, progress=None, wanted=None):
+        if self.first_call is not None:
+            self.first_call, hook = None, self.first_call
+            hook()
+        return super().detect_many(texts, progress, wanted)
 
     def _spans(self, text: str) -> list[Span]:
-        self.seen[text] = self.seen.get(text, 0) + 1
-        return super()._spans(text)
+        if text not in self.seen:
+            self.seen[text] = super()._spans(text)
+        return self.seen[text]
 
 
 def test_when_the_rules_end_after_the_first_model_the_last_starts_on_its_marks():
     rules = SlowMarker("rules", seed=0, density=0.15, started=threading.Event())
-    last = Remembering("m2", seed=2, density=0.5)
+    last = Remembering("m2", seed=2, density=0.5, first_call=rules.release.set)
     members = {"rules": rules, "m1": FirstModel("m1", seed=1, density=0.2, rules=rules), "m2": last}
     ens = ensemble("majority", members)
     texts = random_texts(40, seed=7)
     told: list[float] = []
     fast = ens.member_spans(texts, fraction=told.append, cascade=True)
     assert len(last.read) == 2  # the first model's marks, then the rest of the rules' marks
+    assert 0 < len(last.seen) < sum(len(sentences(t)) for t in texts)  # each read once, not all
     assert told == sorted(told) and told[-1] == 1.0  # progress never goes back
     rules.release.set()
     slow = Ensemble(ens.config, {"rules": Marker("rules", 0, 0.15), "m1": TransformerDetector("m1", 1, 0.2),
@@ -271,9 +279,16 @@ def test_batches_read_on_two_threads_give_the_spans_of_one_after_another(two_mod
     parallel = RealTransformer(str(one), batch_size=2, threads=1, batch_threads=2)
     seen: set[str] = set()
     forward = parallel._forward
+    both_in = threading.Barrier(2)
+    calls = []
 
     def spy(batch):
         seen.add(threading.current_thread().name)
+        calls.append(1)
+        if len(calls) <= 2:
+            # the first two passes are inside at the same time (a tiny model's pass can end
+            # before the next is handed out, and one thread would then take them all)
+            both_in.wait(timeout=10)
         return forward(batch)
 
     parallel._forward = spy
