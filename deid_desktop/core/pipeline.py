@@ -30,6 +30,7 @@ from .text import LiteralIndex
 from .surrogates.modes import MODES, ExportMode
 from .safe_files import atomic_text
 from .windows import (
+    inside_written,
     OVERLAP_CHARS,
     WINDOW_CHARS,
     WINDOWED_ABOVE,
@@ -148,14 +149,9 @@ def count_residual_originals(out_text: str, originals: Iterable[str], written: S
     for key, a in index.occurrences(hay):
         if key in left or not value_pattern(key).match(hay, a):
             continue
-        if written is None or not _inside(a, a + len(key), written, starts):
+        if written is None or not inside_written(a, a + len(key), written, starts):
             left.add(key)
     return len(left)
-
-
-def _inside(a: int, b: int, written: Sequence[tuple[int, int]], starts: list[int]) -> bool:
-    i = bisect_right(starts, a) - 1
-    return i >= 0 and written[i][1] >= b
 
 
 @dataclass(frozen=True)

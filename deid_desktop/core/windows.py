@@ -246,6 +246,13 @@ def residual_findings_near(
     return found
 
 
+def inside_written(a: int, b: int, written: Sequence[tuple[int, int]], starts: list[int]) -> bool:
+    """Whether [a, b) of an output lies inside one surrogate the export wrote (``written``:
+    where each stands, sorted and apart; ``starts``: their starts): text the export made up."""
+    i = bisect_right(starts, a) - 1
+    return i >= 0 and written[i][1] >= b
+
+
 def residual_originals_near(
     original: str, out_text: str, replacements: Sequence[Replacement], reach: int = OVERLAP_CHARS
 ) -> int:
@@ -259,11 +266,6 @@ def residual_originals_near(
     reps = sorted(replacements, key=lambda r: r.start)
     where = _output_offsets(reps)
     starts = [a for a, _ in where]
-
-    def made_up(a: int, b: int) -> bool:
-        i = bisect_right(starts, a) - 1
-        return i >= 0 and where[i][1] >= b
-
     found: set[str] = set()
     words: dict[str, str] = {}
     for r, (a, b) in zip(reps, where):
@@ -275,13 +277,13 @@ def residual_originals_near(
         hay = raw.casefold()
         # case folding that changes a length moves the offsets: then no exemption, to be safe
         aligned = len(hay) == len(raw)
-        if any(not (aligned and made_up(lo + m.start(), lo + m.end())) for m in value_pattern(value).finditer(hay)):
+        if any(not (aligned and inside_written(lo + m.start(), lo + m.end(), where, starts)) for m in value_pattern(value).finditer(hay)):
             found.add(value)
         elif _WORD.fullmatch(value):
             words[value] = value
     if words:
         for w, a, b in _iter_words(out_text):
-            if w in words and not made_up(a, b):
+            if w in words and not inside_written(a, b, where, starts):
                 found.add(words.pop(w))
                 if not words:
                     break
