@@ -41,3 +41,28 @@ def test_malformed_markup_is_refused_naming_the_line_not_the_text(marked, reason
     assert str(e.value).startswith("note.txt " + reason.split(":")[0])
     assert reason.split(": ", 1)[1] in str(e.value)
     assert "Ann Lee" not in str(e.value)
+
+
+FRESH = NOTES.parent / "fresh_notes"
+HAND_WRITTEN = sorted(NOTES.glob("*.txt")) + sorted(FRESH.glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", HAND_WRITTEN, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_hand_written_benchmark_note_parses_into_spans_on_its_own_words(path: Path):
+    """The benchmarks score against these golds: a note whose markup cannot be read, or whose
+    spans cut a word, would skew every figure measured on it."""
+    doc = from_inline_markup(path.read_text(encoding="utf-8"), path.name)
+    assert len(doc.spans) >= 10
+    for s in doc.spans:
+        value = doc.text[s.start : s.end]
+        assert value == value.strip()
+        before = doc.text[s.start - 1] if s.start else " "
+        after = doc.text[s.end] if s.end < len(doc.text) else " "
+        # a span may touch punctuation or change from digits to letters ("86F", "3yo"), never
+        # cut a run of letters or of digits
+        assert not _same_run(before, value[0]), (path.name, s.start)
+        assert not _same_run(value[-1], after), (path.name, s.end)
+
+
+def _same_run(a: str, b: str) -> bool:
+    return (a.isalpha() and b.isalpha()) or (a.isdigit() and b.isdigit())
