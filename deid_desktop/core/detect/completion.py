@@ -370,6 +370,9 @@ _DATE_TAIL_WORDS = frozenset(
 )
 # A word of the sentence before a date: "in 2021", "since 3/4" (annotated "2021", "3/4").
 _DATE_LEAD = re.compile(r"(?i:in|on|at|since|from|by|until|till)[ \t]+")
+# A word that says a date is roughly known, taken in with a month or a year: "around
+# November", "approx. 2019" (annotated "November", "2019").
+_DATE_ROUGHLY_LEAD = re.compile(r"(?i:(?:since|from|until|till|by|in)[ \t]+)?(?i:around|about|approx\.?|approximately|circa|c\.|roughly)[ \t]+")
 # The first half of a hyphenated word a job's span starts inside ("long-" + "haul trucker").
 _HYPHENED_BEFORE = re.compile(r"(?<![\w-])(?!(?i:ex|non|semi|part|full|self|pre|post|co)-)[A-Za-z]+-$")
 # An unclosed bracket and what follows it at an identifier's end.
@@ -441,6 +444,9 @@ def _without_annotation_extras(text: str, s: Span) -> Span:
     if s.category is Category.DATE:
         m = _DATE_LEAD.match(value)
         if m is not None and any(c.isdigit() for c in value[m.end() :]):
+            s, value = s.with_(start=s.start + m.end()), value[m.end() :]
+        m = _DATE_ROUGHLY_LEAD.match(value)
+        if m is not None and m.end() < len(value):
             s, value = s.with_(start=s.start + m.end()), value[m.end() :]
         m = _DATE_TAIL.search(value)
         if m is not None and m.group(1).casefold() not in _DATE_TAIL_WORDS and any(c.isdigit() for c in value[: m.start()]):

@@ -87,9 +87,37 @@ _SCORE_LABEL = re.compile(
 # notes one was a date, and a weekday stood before it ("Fri 5/7").
 _DURATION_LABEL = re.compile(
     r"(?:\b(?:for|x|over|within|past|last|in|after|every|q|next|review|visit|follow[\s-]?up|f/?u|repeat|recheck|"
-    r"approx\.?|about)|~|@)\s*$",
+    r"approx\.?|about|off)|~|@)\s*$",
     re.IGNORECASE,
 )
+# A range of weeks, "4-6/52" (no month has 52 weeks' number), and of days or months after a
+# label, "for 3-5/7", "review 3-6/12" ("4-6/12" alone may be the 4th to the 6th of December).
+_DURATION_RANGE = re.compile(r"(?<![\d/])\d{1,2}[ \t]*[-–][ \t]*\d{1,2}[ \t]*/[ \t]*(52|7|12)(?![\d/])")
+# A fraction of an inch: 5/8" board, 3/4 in.
+_INCHES_AFTER = re.compile(r"[ \t]*(?:[\"″”]|(?:in|inch|inches)\b)")
+# A time range written with dots, "10.00-12.15": a side whose minutes no month can be (00 or
+# over 12) says the two are times, not "1.12-3.12", the 1st to the 3rd of December.
+_DOT_TIME_RANGE = re.compile(r"(?<![\d.:/])((?:[01]?\d|2[0-3])\.([0-5]\d))[ \t]*(?:-|–|to)[ \t]*((?:[01]?\d|2[0-3])\.([0-5]\d))(?![\d.:/])")
+
+
+def _dot_time_range(text: str, span: Span) -> bool:
+    lo = max(0, span.start - 24)
+    for m in _DOT_TIME_RANGE.finditer(text, lo, min(len(text), span.end + 24)):
+        if m.start() <= span.start and span.end <= m.end() and any(int(x) == 0 or int(x) > 12 for x in (m.group(2), m.group(4))):
+            return True
+    return False
+
+
+def _is_a_time_or_measure_not_a_date(text: str, span: Span, value: str, before: str) -> bool:
+    """A DATE that is a range of weeks ("4-6/52"), a fraction of an inch ("5/8\"") or a dotted
+    time range ("10.00-12.15")."""
+    for m in _DURATION_RANGE.finditer(text, max(0, span.start - 8), min(len(text), span.end + 8)):
+        if m.start() <= span.start and span.end <= m.end():
+            if m.group(1) == "52" or _DURATION_LABEL.search(text, max(0, m.start() - 16), m.start()):
+                return True
+    if _SLASH_PAIR.fullmatch(value) and _INCHES_AFTER.match(text, span.end):
+        return True
+    return _dot_time_range(text, span)
 _AGO_AFTER = re.compile(r"\s*(?:ago|later|post|time|days?|weeks?|months?|hx|history|dose|old)\b", re.IGNORECASE)
 _DURATION = re.compile(r"(\d{1,2})/(7|52|12)")
 # Before "n/52" only a birth says it may be a month and a year ("DOB 4/52").
@@ -534,6 +562,36 @@ def _clock_time_after_a_verb(text: str, span: Span) -> bool:
 
 _CLOCK_TIME = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 _LOWER_WORD_BEFORE = re.compile(r"(?<![\w-])[a-z]+[ \t]+$")
+# A label that says the number after it is when something happened, in any case: an
+# ambulance record's "Depart 0734 | At hosp 0749 | Handover 0752", "ETA 0930", "seen well
+# ~2100". A postcode follows a town or a state, never one of these.
+_TIME_LABEL_BEFORE = re.compile(
+    r"(?:(?<![\w-])(?i:ETA|ETD|depart(?:ed|ure|s)?|arriv(?:ed|al|es?)|handover|handed[ \t]+over|on[ \t]+scene|at[ \t]+scene"
+    r"|at[ \t]+pt|at[ \t]+patient|at[ \t]+hosp(?:ital)?|dispatch(?:ed)?|clear(?:ed)?|mobile|en[ \t]+route|since|until|till"
+    r"|approx\.?|around|about|time|times|from|by|@)[ \t]*:?|~)[ \t]*$"
+)
+# Money: "$18,400.00", "£2,604.60", "AUD 350": an amount is no one's number.
+_MONEY = re.compile(r"(?:[$£€]|\b(?:AUD|NZD|USD|GBP|EUR)[ \t]?)[ \t]?\d{1,3}(?:,\d{3})*(?:\.\d{2})?(?![\d,])|(?<![\w.,])\d{1,3}(?:,\d{3})+\.\d{2}(?![\d,])")
+
+
+def _clock_time_after_a_time_label(text: str, span: Span) -> bool:
+    """A four-digit 24-hour time after a word that says when ("Depart 0734", "ETA 0930"), with
+    no label that makes it a number to call in the line before it."""
+    if not _CLOCK_TIME.fullmatch(text[span.start : span.end]):
+        return False
+    lo = max(0, span.start - 24)
+    if _TIMES_LINE.match(text, _line_start(text, span.start), span.start):
+        # "Times: Call 0641 | On scene 0658": on a line of times even "call" says when
+        return not _NUMBER_LABEL.search(text, lo, span.start)
+    if _CONTACT_LABEL.search(text, lo, span.start):
+        return False
+    return bool(_TIME_LABEL_BEFORE.search(text, lo, span.start))
+
+
+# A record's line of times ("Times: Call 0641 | On scene 0658 | ..."), and the labels that
+# still make a number one to call there.
+_TIMES_LINE = re.compile(r"[ \t]*(?i:times?)[ \t]*:")
+_NUMBER_LABEL = re.compile(r"\b(?i:ph|phone|tel|telephone|mob|mobile|cell|fax|pager|bleep|ext|extn|extension)\b\W{0,4}$")
 
 
 def _is_not_phi_by_shape(text: str, span: Span) -> bool:
@@ -549,6 +607,8 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
     if span.category in (Category.DATE, Category.AGE, Category.ID, Category.CONTACT):
         if _inside(_HGVS, text, span):
             return True
+        if _inside(_MONEY, text, span):
+            return True  # "$18,400.00": a sum of money
     if _time_after_date(text, span):
         return True
     if _inside(_CLOCK_HOURS, text, span):
@@ -587,6 +647,8 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
         # 0300 on 0418 ..."): a postcode, which models also call a contact, follows a town or a state
         if _clock_time_after_a_verb(text, span):
             return True
+        if _clock_time_after_a_time_label(text, span):
+            return True  # "Depart 0734", "ETA 0930": when, not a number to call
     if span.category == Category.AGE and re.fullmatch(r"\d{3,5}", value) and int(value) > 125:
         return True  # "Dr notified 2250": no one's age
     if span.category == Category.ID and (
@@ -607,6 +669,8 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
         return True  # "71 y.o. F": the sex after an age
     if span.category == Category.LOCATION and _clock_time_after_a_verb(text, span) and not _JOINED_AFTER.match(text, span.end):
         return True  # "CATT to visit 2300."; not a piece of "member 2211-MA"
+    if span.category in GUARDED_CATEGORIES and _IWI.fullmatch(value) and not _IWI_BODY_AFTER.match(text, span.end):
+        return True  # "Iwi: Ngāti Kahu": an affiliation, as an ethnicity is; "Ngāti Kahu Hauora" is a body
     if span.category in (Category.LOCATION, Category.ORGANIZATION, Category.NAME) and _YEAR_MAKE.match(value):
         return True  # "lives in his car (2009 Honda Civic)": a car's year and make
     if span.category in (Category.ID, Category.CONTACT) and _AMOUNT_WITH_UNIT.fullmatch(value):
@@ -617,6 +681,9 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
 
 
 _LOWER_WORD = re.compile(r"[a-z]{3,}")
+# An iwi by the word that says so ("Ngāti Kahu", "Ngai Tahu"), and what makes one a body.
+_IWI = re.compile(r"(?:Ngāti|Ngati|Ngāi|Ngai)[ \t]+[A-ZĀĒĪŌŪ][\w'’-]*(?:[ \t]+[A-ZĀĒĪŌŪ][\w'’-]*)?")
+_IWI_BODY_AFTER = re.compile(r"[ \t]+(?:Hauora|Trust|Rūnanga|Runanga|Health|Services|Iwi|Incorporated|Inc|Ltd|Limited|Charitable)\b")
 _SERIAL_AFTER = re.compile(r"[ \t]*[:#]?[ \t]*[A-Z0-9-]*\d")
 # Form labels a model read as the value after them ("Location: Tesco Extra").
 _FIELD_LABELS_AS_WORDS = frozenset("Location Address Facility Site Place Venue Organisation Organization Employer School Name".split())
@@ -852,6 +919,8 @@ def _is_not_a_date_or_id(text: str, span: Span) -> bool:
         if _SNELLEN.fullmatch(value) and _ACUITY_LINE.search(text, line_start, span.start):
             return True
         if _is_duration(text, span, value, before):
+            return True
+        if _is_a_time_or_measure_not_a_date(text, span, value, before):
             return True
         if _no_date_reading(value):
             return True

@@ -524,6 +524,9 @@ def test_a_contact_that_took_in_markup_keeps_only_its_addresses():
         ("diagnosed in 2021 at 41", "in 2021", Category.DATE, ["2021"]),  # a preposition before a date
         ("since 3/4 no falls", "since 3/4", Category.DATE, ["3/4"]),
         ("back in late 2019", "late 2019", Category.DATE, ["late 2019"]),  # a qualifier stays
+        ("stopped his depot around November.", "around November", Category.DATE, ["November"]),  # roughly: the word is no date
+        ("low mood since about May", "since about May", Category.DATE, ["May"]),
+        ("approx. 2019 she moved", "approx. 2019", Category.DATE, ["2019"]),
         # a call's length after a phone number; an unclosed bracket after an identifier
         ("Spoke w/ him on 022 390 4417 25 min.", "022 390 4417 25", Category.CONTACT, ["022 390 4417"]),
         ("Medicare: 5774 12150 3 (4)", "5774 12150 3 (4", Category.ID, ["5774 12150 3"]),

@@ -808,3 +808,88 @@ def test_a_number_in_the_column_after_a_date_of_birth_is_the_age(guard):
     text = "Client: Agnes Khoo   DOB 06.01.1938   86F\n"
     out = guard.filter(text, [span_of(text, "86", Category.DATE)])
     assert [(text[s.start : s.end], s.category) for s in out] == [("86", Category.AGE)]
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Core -- Assistance daily life     | $18,400.00 | $12,911.50| 70 |", "18,400", Category.CONTACT),
+        ("Core -- Assistance daily life     | $18,400.00 | $12,911.50| 70 |", "12,911.50", Category.CONTACT),
+        ("CB -- Support coordination  |  £3,840.00 |  2,604.60| 68 |", "2,604.60", Category.CONTACT),  # no symbol
+        ("Budget AUD 2,500 approved", "2,500", Category.ID),
+    ],
+)
+def test_a_sum_of_money_is_no_phone_number_or_identifier(guard, text, value, category):
+    """A support plan's budget table: models read the amounts as phone numbers."""
+    assert guard.filter(text, [span_of(text, value, category)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Times: Call 0641 | On scene 0658 | At pt 0701 | Depart 0734 | At hosp 0749 | Handover 0752", "0734"),
+        ("Times: Call 0641 | On scene 0658 | At pt 0701 | Depart 0734 | At hosp 0749 | Handover 0752", "0752"),
+        ("Times: Call 0641 | On scene 0658 | At pt 0701", "0641"),  # a times line: "call" is when
+        ("son driving down from Gympie, ETA 0930", "0930"),
+        ("Last seen well by Rose Sat 16th ~2100. Est. long lie", "2100"),
+    ],
+)
+def test_a_clock_time_after_a_word_that_says_when_is_no_contact(guard, text, value):
+    assert guard.filter(text, [span_of(text, value, Category.CONTACT)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Lives at 4 Hay St, Gympie QLD 4570", "4570"),  # a postcode after a state
+        ("Call 0641 if concerned", "0641"),  # no times line: a number to call
+        ("bleep 2210 from 0800", "2210"),
+    ],
+)
+def test_four_digits_that_may_be_a_contact_or_a_postcode_stay(guard, text, value):
+    span = span_of(text, value, Category.CONTACT)
+    assert guard.filter(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("referral to follow at LMC discharge, 4-6/52)", "4-6/52"),  # a range of weeks
+        ("review for 3-5/7 then stop", "3-5/7"),
+        ("Cert: off 5/7 then light duties", "5/7"),  # five days off work
+        ("lifting a 12-ft sheet of 5/8\" Type X board", "5/8"),  # an inch's fraction
+        ("Date: Tuesday 14 May 2024, 10.00-12.15      Venue", "10.00"),  # a dotted time range
+        ("Date: Tuesday 14 May 2024, 10.00-12.15      Venue", "12.15"),
+    ],
+)
+def test_ranges_of_weeks_fractions_of_an_inch_and_dotted_time_ranges_are_no_dates(guard, text, value):
+    assert guard.filter(text, [span_of(text, value, Category.DATE)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("away 4-6/12 in Samoa", "4-6/12"),  # no label: the 4th to the 6th of December
+        ("admitted 1.12-3.12 with sepsis", "1.12"),  # the 1st to the 3rd of December
+        ("Fri 5/7 clinic", "5/7"),
+    ],
+)
+def test_dates_that_read_like_those_stay(guard, text, value):
+    span = span_of(text, value, Category.DATE)
+    assert guard.filter(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    "text, value, category, dropped",
+    [
+        ("Iwi / whakapapa: Ngāti Kahu (mum's side); Samoan", "Ngāti Kahu", Category.NAME, True),
+        ("Referred to Ngāti Porou Hauora for support", "Ngāti Porou", Category.ORGANIZATION, False),  # a body
+        ("Venue: wharekai, Pukerimu Marae", "wharekai", Category.NAME, True),  # the dining hall
+        ("Whakawhanaungatanga, then kaupapa", "Whakawhanaungatanga", Category.NAME, True),
+        ("| Urea post | URR % | Creat | K+  | Hb  | PO4 |", "Creat", Category.NAME, True),  # a results table's header
+        ("| Urea post | URR % | Creat | K+  | Hb  | PO4 |", "PO4", Category.NAME, True),
+    ],
+)
+def test_iwi_te_reo_words_and_lab_headers_name_no_one(guard, text, value, category, dropped):
+    span = span_of(text, value, category)
+    assert guard.filter(text, [span]) == ([] if dropped else [span])

@@ -558,7 +558,7 @@ class RelativeNameDetector(_NameRule):
 # round, "Harriet (admin)", "Bronagh Keaveney (CPN)". The brackets and the role say a person
 # is named, so the name need not be in a list; a word of the bracket that is an ordinary
 # word or a clinical acronym ("Physio (Outpatients)", "OT (Community)") is no name.
-_ROLE_WORDS = _labels(
+_ROLE_WORDS_TEXT = (
     r"physio|physiotherapist|podiatrist|occupational therapist|social worker|dietitian|dietician|pharmacist"
     r"|nurse|carer|caregiver|support worker|healthcare assistant|interpreter|translator|chaplain|speech therapist"
     r"|speech and language therapist|psychologist|counsellor|counselor|key worker|keyworker|care coordinator"
@@ -567,6 +567,9 @@ _ROLE_WORDS = _labels(
     r"|navigator|liaison|advocate|kaiāwhina|kaimahi|kaiawhina|teacher|supervisor|landlord|solicitor|lawyer"
     r"|technician|phlebotomist|orderly|porter|volunteer|coordinator|doctor|therapist"
 )
+_ROLE_WORDS = _labels(_ROLE_WORDS_TEXT)
+_ROLE_LIKE = re.compile(r"(?:ist|ician|apist)s?$")
+_ROLE_WORDS_LOWER = trie_regex(_ROLE_WORDS_TEXT.split("|"), ignore_case=False)
 _ROLE_INITIALS = frozenset("OT SW RN EN RMN CPN HCA SLT GP RMO CNS NP PA MHSW AHP NA CSW".split())
 _ROLE_ACRONYMS = trie_regex(sorted(_ROLE_INITIALS), ignore_case=False)
 _ROLE = rf"(?:(?i:{_ROLE_WORDS})|{_ROLE_ACRONYMS}|(?i:{TITLE_WORD}))"
@@ -578,6 +581,11 @@ _ROLE_INITIALS_THEN_NAME = re.compile(
     r"(?<![\w/-])(?:RN|EN|PCW|AIN|HCA|CN|RM|SN|NUM|CNS|CNC|HCSW|CSW)[ \t]+(?P<n>[A-Z][a-z'’-]{2,}(?:[ \t][A-Z][a-z'’-]{2,})?)(?![\w'’-])"
 )
 _ROLE_THEN_NAME = re.compile(rf"(?<![\w-]){_ROLE}[ \t]*\([ \t]*(?P<n>{NAME})[ \t]*\)")
+# A role word in lower case, then the name with nothing between: "spoke w/ pharmacist
+# Nizhoni: can get tmrw", "physio Kirsteen reviewed". One or two capitalised words that read
+# as a name; a capitalised role ("Nurse Triage Line", "Consultant Radiologist") is as often a
+# service's or a title's first word.
+_ROLE_WORD_THEN_NAME = re.compile(rf"(?<![\w-])(?:{_ROLE_WORDS_LOWER})[ \t]+(?P<n>{WORD}(?:[ \t]+{WORD})?)")
 _NAME_THEN_ROLE = re.compile(rf"(?<![\w'’.-])(?P<n>{NAME})[ \t]*\([ \t]*{_ROLE}[ \t]*\)")
 # ... and the one to call, before an extension or a pager: "Call Gretchen @ ext 223".
 _NAME_THEN_EXTENSION = re.compile(
@@ -610,6 +618,13 @@ class StaffNameDetector(_NameRule):
             # the role, then the name; validated where it reads as one
             keys = [_key(w) for w in m["n"].split()]
             if _reads_as_a_name(keys) and all(k not in not_names() for k in keys):
+                if (s := self.name_span(text, m.start("n"), m.end("n"), "OTHER", 0.8)) is not None:
+                    out.append(s.with_(validated=True))
+        for m in _ROLE_WORD_THEN_NAME.finditer(text):
+            keys = [_key(w) for w in m["n"].split()]
+            # every word must read as a name alone, and none as a role ("the consultant
+            # Radiologist", "nurse Specialist")
+            if all(_reads_as_a_name([k]) and not _ROLE_LIKE.search(k) for k in keys) and all(k not in not_names() for k in keys):
                 if (s := self.name_span(text, m.start("n"), m.end("n"), "OTHER", 0.8)) is not None:
                     out.append(s.with_(validated=True))
         for rx in (_ROLE_THEN_NAME, _NAME_THEN_ROLE, _NAME_THEN_EXTENSION):

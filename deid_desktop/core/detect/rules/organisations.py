@@ -21,6 +21,18 @@ _HOSPITAL_SUFFIX = (
     r"|Family\s+Practice|Practice|Surgery|Pharmacy|Chemist|Laborator(?:y|ies)|Labs|Radiology|Imaging|Urgent\s+Care"
     r"|Accident\s+(?:&|and)\s+Medical|Polyclinic|Hauora|Specialists|Birthing\s+Cent(?:re|er)|Maternity\s+Unit)"
 )
+# Allied-health and specialist practices ("Ridgeline Physical Therapy", "Bluegum Kids Physio",
+# "Tamarack Orthopedic & Spine", "Raumati Ridge Urgent & After Hours", "Brackenfold CMHT") and
+# schools ("Wandoo Ridge SHS", "Terrebonne Bayside High", "Kaitāia College"). These words end
+# treatments and year groups as often ("Cognitive Behavioural Therapy", "Continue Physio",
+# "Senior High"), so the name before them must hold a word of its own: one that is no everyday
+# word and no word of a service's kind.
+_ALLIED_SUFFIX = (
+    r"(?:Physical\s+Therapy|Therapy|Therapies|Physio|Physiotherapy|Podiatry|Dental|Audiology|Optometry|Optometrists"
+    r"|Counsell?ing|Orthop(?:a)?edics?(?:\s+(?:&|and)\s+Spine)?|(?:Urgent\s+)?(?:&|and)\s+After\s+Hours|After\s+Hours"
+    r"|CMHT|CAMHS)"
+)
+_SCHOOL_SUFFIX = r"(?:High\s+School|Primary\s+School|School|High|Primary|College|Academy|Kindergarten|Kindy|Preschool|SHS|Grammar)"
 # No closing full stop: "Globex Inc." at the end of a sentence keeps its stop outside the span.
 _COMPANY_SUFFIX = r"(?:Pty\.?\s+Ltd|Pty|Ltd|Limited|Inc|Incorporated|LLC|PLC|plc|Corp|Corporation|GmbH|Holdings|Industries|(?:&|and)\s+Sons|&\s+Co)"
 _ORG_WORD = rf"(?:St\.|Mt\.|[{UP}](?:-[{UP}])+(?![{UP}{LO}\d-])|(?:Mid|Tri|Bi|Inter|Multi|Pan|Trans|North|South|East|West|Upper|Lower|Twin|All)-[{UP}][{LO}'’&]+(?![{UP}{LO}\d-])|[{UP}][{LO}'’&-]*(?![{UP}{LO}\d])|[{UP}]{{2,}}(?![{UP}{LO}\d]))"
@@ -44,11 +56,12 @@ _PHARMACY_SUFFIX = r"(?:Drug[ \t]+(?:Store|Mart|Co)|Drugstore|Drugs?|Rx|Apotheca
 # letterheads say "HILLSIDE MEDICAL PRACTICE".
 _SUFFIX = re.compile(
     rf"(?<=[ \t,])(?:(?P<hospital>(?i:{_HOSPITAL_SUFFIX}))|(?P<company>{_COMPANY_SUFFIX})|(?P<business>{_BUSINESS_SUFFIX})"
-    rf"|(?P<pharmacy>{_PHARMACY_SUFFIX}))"
+    rf"|(?P<pharmacy>{_PHARMACY_SUFFIX})|(?P<allied>{_ALLIED_SUFFIX})|(?P<school>{_SCHOOL_SUFFIX}))"
     r"(?![\w])"
 )
 _NAME_BEFORE = re.compile(rf"(?<![\w'’-])(?P<n>{_NAME_PART}),?{_GAP}$")
-_KINDS = {"hospital": ("HOSPITAL", 0.85), "company": ("COMPANY", 0.85), "business": ("COMPANY", 0.7), "pharmacy": ("HOSPITAL", 0.85)}
+_KINDS = {"hospital": ("HOSPITAL", 0.85), "company": ("COMPANY", 0.85), "business": ("COMPANY", 0.7), "pharmacy": ("HOSPITAL", 0.85),
+          "allied": ("HOSPITAL", 0.8), "school": ("OTHER", 0.8)}
 # A UK prison by its prefix: "HMP Altcourse", "HMYOI Feltham", "HM Prison Barlinnie".
 _PRISON = re.compile(rf"\b(?:HMP|HMYOI|HMP/YOI|HM[ \t]+Prison)[ \t]+(?P<n>[{UP}][{LO}]+(?:[ \t]+[{UP}][{LO}]+)?)")
 _EMPLOYER = re.compile(
@@ -109,6 +122,28 @@ def _trim_leading(text: str, start: int, end: int) -> int:
     return end
 
 
+# Words that name a kind of treatment or a year group, not a practice or a school.
+_TREATMENT_WORDS = frozenset(
+    """
+    cognitive behavioural behavioral dialectical replacement nicotine hormone speech language interpersonal group
+    couples art music play manual exposure schema trauma focused narrative massage water aqua hydro light laser
+    oxygen insulin iv antibiotic antiviral antiretroviral targeted systemic topical compression pelvic floor
+    vestibular junior senior middle high primary secondary infant intermediate grammar boarding summer sunday
+    continue continued start started commence commenced restart refer referred ongoing needs requires
+    """.split()
+)
+
+
+def _has_a_name_word(text: str, start: int, end: int, words: list[str]) -> bool:
+    """Whether the words before an allied-health or school suffix hold one of a name's own:
+    not everyday (the encoder's vocabulary), not a treatment's or a service's kind, and joined to
+    the suffix without a comma ("Dr Smith, Physio" is a person and a role)."""
+    if "," in text[start:end] or text[end : end + 1] == ",":
+        return False
+    vocab = encoder_words()
+    return any(w not in vocab and w not in _GENERIC and w not in _TREATMENT_WORDS and len(w) > 2 for w in words)
+
+
 @register("organisation")
 class OrganisationDetector(RuleDetector):
     def detect(self, text: str) -> list[Span]:
@@ -124,6 +159,8 @@ class OrganisationDetector(RuleDetector):
             words = [w.casefold().rstrip(".,") for w in text[start : n.end("n")].split()]
             if not words or all(w in _GENERIC or w in ("of", "and", "&", "for", "on") for w in words):
                 continue  # "Mental Health", "the Diabetes Clinic": a service, not a named place
+            if m.lastgroup in ("allied", "school") and not _has_a_name_word(text, start, n.end("n"), words):
+                continue  # "Cognitive Behavioural Therapy", "Continue Physio", "Dr Smith, Physio"
             fine, score = _KINDS[m.lastgroup]
             found.append(self.span(start, m.end(), Category.ORGANIZATION, fine, score))
         for m in _known_hospitals().finditer(text):

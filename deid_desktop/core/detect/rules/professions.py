@@ -34,13 +34,23 @@ _CONTEXTS = [
     (r"(?:occupation|occ\.?|profession|job|job title|employment|works as|trade)[ \t]*[:\-][ \t]*", 0.9),
     (r"(?:works?|worked|working|employed|job|career|trained|training|qualified|volunteers?|volunteered|volunteering)[ \t]+as[ \t]+(?:an?(?:[ \t]+|(?=\n)))?" + _WRAP, 0.85),
     (r"(?:retired|former|ex-|previously an?|formerly an?|used to be an?|used to work as an?)[ \t]*" + _WRAP, 0.8),
-    # a patient's description line: "58M, bus driver with Translink", "34 yo F, forestry
+    # a relative's job in brackets after them: "son Christos (plumber)", "Daughter Mai Okafor
+    # (29, pharmacy technician)", "wife Halina (part-time school cook)"; the job must end in a
+    # listed or generic head and close the bracket or its first clause ("Sister Jones (nurse)"
+    # is a ward sister's title: "sister" counts in lower case only)
+    (r"\b(?:son|daughter|dtr|wife|husband|partner|mum|mom|mother|dad|father|brother|(?-i:sister)|sibling|niece|nephew"
+     r"|grandson|granddaughter|grandmother|grandfather|grandma|grandpa|aunt|auntie|aunty|uncle|cousin|stepson"
+     r"|stepdaughter|stepfather|stepmother|fianc[eé]e?|flatmate|neighbour|neighbor|NOK|next[ \t]+of[ \t]+kin)\b"
+     r"[^()\n]{0,48}\([ \t]*(?:\d{1,3}[ \t]*(?:y|yo|yrs?)?[ \t]*,[ \t]*)?", 0.6),
+
     # worker"; the job must end in a listed or generic head here too
     (r"\b\d{1,3}[ \t]*(?:yo|y/o|yrs?|-year-old|[ \t]year[ \t]old)?[ \t]*(?:m|f|male|female|man|woman)[ \t]*,[ \t]*(?!ex-)", 0.6),
     # "is a", "she's a", "i am packer": the job must end in a listed or generic head here
     # ("Dr Roe's nurse" is a possessive: after "'s" the article must follow)
     (r"(?:\b(?:is|was|am|i'm|i’m)[ \t]+(?:an?(?:[ \t]+|(?=\n)))?|['’]s[ \t]+an?(?:[ \t]+|(?=\n)))" + _WRAP, 0.6),
 ]
+_IN_BRACKETS = 3  # the index of the relative's bracket among the contexts
+_BRACKET_CLAUSE_END = re.compile(r"[ \t]*[),;]")
 # Heads that name a job only with a word of their own before them: "freezing worker", "school
 # crossing supervisor"; alone ("a hard worker") they need not. Heads that as often name
 # something else ("a dog owner", "a translocation carrier", "right hand") are not here: the
@@ -153,6 +163,8 @@ class ProfessionDetector(RuleDetector):
                 continue  # "is a key driver of", "was a member of": a role in something, not a job
             if m.group(f"c{len(_CONTEXTS) - 2}") is not None and _FOR_SOMEONE.match(text, m.end("job")):
                 continue  # "67M, carer for his wife": what he does for someone, not a job
+            if m.group(f"c{_IN_BRACKETS}") is not None and not _BRACKET_CLAUSE_END.match(text, m.end("job")):
+                continue  # "son Christos (plumber)", not "(see plumber's quote)"
             pos = m.start("job")
             end = m.end("job")
             while True:

@@ -121,6 +121,41 @@ def test_organisations(text, expected):
 
 
 @pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Sept-Nov 2023 Ridgeline Physical Therapy: 18 visits", ("Ridgeline Physical Therapy", "HOSPITAL")),
+        ("Dr. Henrik Vandersloot, Tamarack Orthopedic & Spine: L5 TFESI", ("Tamarack Orthopedic & Spine", "HOSPITAL")),
+        ("Physio (Bluegum Kids Physio, fortnightly)", ("Bluegum Kids Physio", "HOSPITAL")),
+        ("s.117 aftercare via Brackenfold CMHT (care coordinator)", ("Brackenfold CMHT", "HOSPITAL")),
+        ("Raumati Ridge Urgent & After Hours -- session notes", ("Raumati Ridge Urgent & After Hours", "HOSPITAL")),
+        ("School Psychologist, Wandoo Ridge SHS -- AHPRA PSY0002184736", ("Wandoo Ridge SHS", "OTHER")),
+        ("attends Terrebonne Bayside High.", ("Terrebonne Bayside High", "OTHER")),
+        ("Year 10 at Kaitāia College", ("Kaitāia College", "OTHER")),
+    ],
+)
+def test_allied_health_practices_and_schools_by_the_word_that_ends_their_name(text, expected):
+    """Practices and schools whose last word is no hospital's: before, the name was found in
+    part or not at all ("Ridgeline Physical" without "Therapy")."""
+    assert labelled("organisation", text) == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Referred for Cognitive Behavioural Therapy.",
+        "started Nicotine Replacement Therapy",
+        "Continue Physio twice weekly.",
+        "seen by Dr Smith, Physio",  # a person and a role
+        "moved up to Senior High",
+        "Speech Therapy review",
+        "the Mental Health CMHT",
+    ],
+)
+def test_a_treatment_or_a_year_group_before_those_words_is_no_organisation(text):
+    assert labelled("organisation", text) == []
+
+
+@pytest.mark.parametrize(
     "text, value",
     [
         ("Prior auth sent to Express Scripts today.", "Express Scripts"),  # in no member's view before

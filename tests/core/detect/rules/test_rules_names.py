@@ -317,6 +317,26 @@ def test_a_name_after_a_nurses_or_carers_role_initials_is_found(text, expected):
     assert all(s.validated for s in spans)
 
 
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("spoke w/ pharmacist Nizhoni: can get tmrw.", ["Nizhoni"]),
+        ("22:11 Clarified with pharmacist Jaswinder: TDS with food", ["Jaswinder"]),
+        ("social worker Ruth Okonjo chasing the referral", ["Ruth Okonjo"]),
+        ("Nurse Triage Line after hours", []),  # a capitalised role starts a service's name
+        ("the consultant Radiologist reported", []),  # a role after a role
+        ("Seen by physio Outpatients team", []),  # an everyday word
+        ("teacher Mrs Brown rang", []),  # a title: the name rules read "Mrs Brown"
+    ],
+)
+def test_a_name_right_after_a_role_word_in_lower_case_is_found(text, expected):
+    """"spoke w/ pharmacist Nizhoni": a role in lower case and then a capitalised word that
+    reads as a name is a person. Before, a name in no list there was found by no member."""
+    spans = run("staff_name", text)
+    assert [text[s.start : s.end] for s in spans] == expected
+    assert all(s.validated for s in spans)
+
+
 def test_a_list_line_with_surname_two_first_names_and_age_and_sex_gives_the_name_and_the_age():
     text = "ONCOLOGY INFUSION NOTE\nTran, Minh Khoa  55 M  MRN E2019384  Protocol"
     spans = run("handover_name", text)

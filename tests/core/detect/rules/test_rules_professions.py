@@ -153,3 +153,23 @@ def test_a_forms_post_label_names_the_job_and_post_op_does_not():
 def test_a_retired_magistrate_is_a_job():
     text = "this 76 year old retired magistrate with breathlessness"
     assert [text[s.start : s.end] for s in run("profession", text)] == ["magistrate"]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("NOK:      son Christos (plumber) 0412 506 883", ["plumber"]),
+        ("Daughter Mai Okafor (29, pharmacy technician) also on HIPAA release.", ["pharmacy technician"]),
+        ("lives with wife Halina (part-time school cook).", ["school cook"]),
+        ("Mum -- Hineāmaru Paewai (meat-works labourer, night shift)", ["meat-works labourer"]),
+        ("older sister Tiare (19, early childhood teacher) helps.", ["early childhood teacher"]),
+        ("he's a\n  farrier, on his feet all day", ["farrier"]),  # a trade the list did not have
+        ("son Tom (see plumber's quote)", []),  # the bracket says something else
+        ("Sister Jones (nurse) reviewed the wound", []),  # a ward sister and her role, no relative
+        ("son Ari (7) and daughter (12)", []),  # ages, no job
+    ],
+)
+def test_a_relatives_job_in_brackets_after_them_is_found(text, expected):
+    """Social histories name a relative and put the job in brackets: "son Christos (plumber)".
+    Nothing said those words were a job, so the one model that read one was out-voted."""
+    assert texts("profession", text) == expected
