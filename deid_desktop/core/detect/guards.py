@@ -669,6 +669,8 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
         return True  # "71 y.o. F": the sex after an age
     if span.category == Category.LOCATION and _clock_time_after_a_verb(text, span) and not _JOINED_AFTER.match(text, span.end):
         return True  # "CATT to visit 2300."; not a piece of "member 2211-MA"
+    if span.category in GUARDED_CATEGORIES and (_ACT_END.search(value) or _ACT_AFTER.match(text, span.end)):
+        return True  # "the Oranga Tamariki Act 1989", "Mental Health Act": a law's title
     if span.category in GUARDED_CATEGORIES and _IWI.fullmatch(value) and not _IWI_BODY_AFTER.match(text, span.end):
         return True  # "Iwi: Ngāti Kahu": an affiliation, as an ethnicity is; "Ngāti Kahu Hauora" is a body
     if span.category in (Category.LOCATION, Category.ORGANIZATION, Category.NAME) and _YEAR_MAKE.match(value):
@@ -681,6 +683,10 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
 
 
 _LOWER_WORD = re.compile(r"[a-z]{3,}")
+# A law's title: the span ends with "Act", or "Act" follows it after at most three more
+# capitalised words ("Oranga" of "Oranga Tamariki Act 1989").
+_ACT_END = re.compile(r"(?<![\w-])(?:Act|Bill)$")
+_ACT_AFTER = re.compile(r"(?:[ \t]+[A-ZĀĒĪŌŪ][\w'’-]*){0,3}[ \t]+(?:Act|Bill)\b(?![\w'’-])")
 # An iwi by the word that says so ("Ngāti Kahu", "Ngai Tahu"), and what makes one a body.
 _IWI = re.compile(r"(?:Ngāti|Ngati|Ngāi|Ngai)[ \t]+[A-ZĀĒĪŌŪ][\w'’-]*(?:[ \t]+[A-ZĀĒĪŌŪ][\w'’-]*)?")
 _IWI_BODY_AFTER = re.compile(r"[ \t]+(?:Hauora|Trust|Rūnanga|Runanga|Health|Services|Iwi|Incorporated|Inc|Ltd|Limited|Charitable)\b")

@@ -893,3 +893,15 @@ def test_dates_that_read_like_those_stay(guard, text, value):
 def test_iwi_te_reo_words_and_lab_headers_name_no_one(guard, text, value, category, dropped):
     span = span_of(text, value, category)
     assert guard.filter(text, [span]) == ([] if dropped else [span])
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("s17 assessment under the Oranga Tamariki Act 1989 is open", "Oranga", Category.ORGANIZATION),
+        ("s17 assessment under the Oranga Tamariki Act 1989 is open", "Tamariki Act", Category.LOCATION),
+        ("detained under the Mental Health Act", "Mental Health Act", Category.ORGANIZATION),
+    ],
+)
+def test_a_laws_title_names_no_one(guard, text, value, category):
+    assert guard.filter(text, [span_of(text, value, category)]) == []

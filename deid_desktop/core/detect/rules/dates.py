@@ -38,7 +38,7 @@ _YEAR_ALONE = re.compile(r"(?<![\w./-])((?:19|20)\d{2})(?![\w/]|[.-]\d)")
 # verbs ("in june"); abbreviations in title case.
 _LOWER_MONTHS = [w.lower() for w in _MONTH_WORDS[:12] if w not in ("May", "March")]
 _IN_MONTH = re.compile(
-    r"(?:\b(?:in|since|during|until|till|by|from|early|mid|late|last|next|this|before|after|repeat|due|around|"
+    r"(?:\b(?:in|since|during|until|till|by|from|early|mid|late|last|next|this|before|after|repeat|due|around|about|approx\.?|approximately|circa|"
     r"end\s+of|start\s+of|beginning\s+of)[\s-]+|~\s*)"
     rf"({_FULL_MONTH}|{trie_regex(_LOWER_MONTHS, ignore_case=False)}(?![A-Za-z])|{trie_regex(_MONTH_WORDS[12:], ignore_case=False)}\.?(?![A-Za-z]))"
 )
@@ -47,7 +47,8 @@ _ORDINAL = re.compile(r"\b(?:on|from|until|since|by|before|after)\s+the\s+([0-3]
 _COMPACT_CONTEXT = re.compile(r"\b(?:date|dob|d\.o\.b|born|collected|admitted|discharged|dated|seen|reported|received|on)\W*$")
 _SHORT_CONTEXT = re.compile(
     r"(?:\b(?:on|from|since|until|till|dated|date|dob|seen|admitted|discharged|due|reviewed?|d/c|appt|appointment"
-    r"|cycle)\W*)$"
+    # what was done on a day: "last given 7/4", "labs 3/3", "bloods taken 12/6"
+    r"|cycle|given|labs|bloods|taken|collected|received|started|stopped|ceased|commenced|booked|sent|returned?)\W*)$"
 )
 _YEAR_CONTEXT = re.compile(r"\b(?:in|since|from|until|till|during|circa|c\.|year|early|late|mid|before|after)[\s-]*$")
 # An event of a life or an illness told with its year ("dx 2011", "retired 2019", "quit
@@ -57,7 +58,7 @@ _EVENT_YEAR_CONTEXT = re.compile(
 )
 # UK shorthand: 3/12 = three months, 2/52 = two weeks, 5/7 = five days, 4/24 = four hours.
 _DURATION_DENOMINATORS = {"12", "52", "7", "24"}
-_NOT_A_DATE_AFTER = re.compile(r"\s*(?:ago|tabs?|tablets?|power|strength|weeks?|days?|months?|hrs?|hours?|times|doses?|x)\b")
+_NOT_A_DATE_AFTER = re.compile(r"\s*(?:ago|tabs?|tablets?|power|strength|weeks?|days?|months?|hrs?|hours?|times|doses?|x|of)\b")
 _WEEKDAY_WORDS = [
     "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
     "Mon", "Tue", "Tues", "Wed", "Thu", "Thur", "Thurs", "Fri", "Sat", "Sun",

@@ -51,6 +51,8 @@ _CONTEXTS = [
 ]
 _IN_BRACKETS = 3  # the index of the relative's bracket among the contexts
 _BRACKET_CLAUSE_END = re.compile(r"[ \t]*[),;]")
+# What a relative does for the patient, not a job: "(primary caregiver)", "(main carer)".
+_CARING = re.compile(r"(?i)\b(?:carer|caregiver|care[ \t]+giver|support[ \t]+person)$")
 # Heads that name a job only with a word of their own before them: "freezing worker", "school
 # crossing supervisor"; alone ("a hard worker") they need not. Heads that as often name
 # something else ("a dog owner", "a translocation carrier", "right hand") are not here: the
@@ -163,8 +165,10 @@ class ProfessionDetector(RuleDetector):
                 continue  # "is a key driver of", "was a member of": a role in something, not a job
             if m.group(f"c{len(_CONTEXTS) - 2}") is not None and _FOR_SOMEONE.match(text, m.end("job")):
                 continue  # "67M, carer for his wife": what he does for someone, not a job
-            if m.group(f"c{_IN_BRACKETS}") is not None and not _BRACKET_CLAUSE_END.match(text, m.end("job")):
-                continue  # "son Christos (plumber)", not "(see plumber's quote)"
+            if m.group(f"c{_IN_BRACKETS}") is not None and (
+                not _BRACKET_CLAUSE_END.match(text, m.end("job")) or _CARING.search(m["job"])
+            ):
+                continue  # "son Christos (plumber)", not "(see plumber's quote)" nor "husband Huy (primary caregiver)"
             pos = m.start("job")
             end = m.end("job")
             while True:

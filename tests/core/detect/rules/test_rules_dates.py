@@ -142,3 +142,23 @@ def test_a_day_and_month_after_a_chemotherapy_cycle_is_a_date():
     # "Next cycle 12/5": one model read only the "5"
     assert texts("date", "Next cycle 12/5. RN Alicia Duarte") == ["12/5"]
     assert texts("date", "f/u 3/12 in clinic with bloods") == []  # three months: a duration
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Paliperidone 150 mg monthly, last given 7/4. PANSS total fell", ["7/4"]),
+        ("Return 3/4/25 for C4D1; labs 3/3. Triage line", ["3/4/25", "3/3"]),
+        ("bloods taken 12/6, results pending", ["12/6"]),
+        ("low mood since about May, tearful most days", ["May"]),
+        ("given 1/2 of the dose", []),  # a fraction of something
+        ("Paracetamol given 1/2 tab", []),
+        ("given 5/7 of the course", []),
+    ],
+)
+def test_a_day_and_month_after_a_word_that_says_what_was_done_then_is_a_date(text, expected):
+    """"last given 7/4", "labs 3/3": one model read them and was out-voted; the wording makes
+    them dates."""
+    spans = run("date", text)
+    assert [text[s.start : s.end] for s in spans] == expected
+    assert all(s.validated for s in spans)

@@ -167,6 +167,7 @@ def test_a_retired_magistrate_is_a_job():
         ("son Tom (see plumber's quote)", []),  # the bracket says something else
         ("Sister Jones (nurse) reviewed the wound", []),  # a ward sister and her role, no relative
         ("son Ari (7) and daughter (12)", []),  # ages, no job
+        ("husband Huy (primary caregiver; long-haul truck driver)", []),  # what he does for her
     ],
 )
 def test_a_relatives_job_in_brackets_after_them_is_found(text, expected):
