@@ -162,7 +162,9 @@ class OrganisationDetector(RuleDetector):
             if m.lastgroup in ("allied", "school") and not _has_a_name_word(text, start, n.end("n"), words):
                 continue  # "Cognitive Behavioural Therapy", "Continue Physio", "Dr Smith, Physio"
             fine, score = _KINDS[m.lastgroup]
-            found.append(self.span(start, m.end(), Category.ORGANIZATION, fine, score))
+            # a practice or a school with a name word of its own is one whatever the models say
+            # (they read "Physio" of "Bluegum Kids Physio" as a person and lost it to the guard)
+            found.append(self.span(start, m.end(), Category.ORGANIZATION, fine, score, validated=m.lastgroup in ("allied", "school")))
         for m in _known_hospitals().finditer(text):
             # Written exactly as listed, a known hospital, insurer or pharmacy chain is one
             # whatever the models say ("Express Scripts" was in no member's view).
