@@ -14,6 +14,12 @@ _YEARS_OLD = re.compile(r"(?<![\w.])(\d{1,3})(?:\s*|-)(?:years?|yrs?|y)\.?(?:\s*
 _YO = re.compile(r"(?<![\w.])(\d{1,3})\s*(?:yo|y/o|y\.o\.?|yoa)(?![A-Za-z])", re.I)
 _AGED = re.compile(r"\b(?:aged?|age\s+of)\s*[:=]?\s*(\d{1,3})(?!\d|\.\d)", re.I)
 _SEX = re.compile(r"(?<![\w.])(\d{1,3})([MF])(?![\w'])")
+# An age with "y" and the sex apart: "63y F", "63y, female", "63 y male".
+_Y_SEX = re.compile(r"(?<![\w.])(\d{1,3})[ \t]?y\.?,?[ \t]+(?:[MF]|male|female|man|woman)(?![\w'])", re.I)
+# A child's age in years and months: "4 yrs 7 mths", "2y 3m", "3 years and 5 months".
+_YEARS_MONTHS = re.compile(
+    r"(?<![\w.])(\d{1,2})[ \t]*(?:y|yrs?|years?)\.?,?[ \t]*(?:and[ \t]+)?\d{1,2}[ \t]*(?:m|mths?|mos?|months?)\b(?![ \t]*(?:ago|later|post))", re.I
+)
 # Family histories and pedigrees: "d. 58", "died at 81", "ovarian ca dx 55", "diagnosed at
 # 70", "onset at 12". A number right after the event word, not part of a date or a dose.
 _AT_EVENT = re.compile(
@@ -187,8 +193,15 @@ class AgeDetector(RuleDetector):
                 # "75F" on a line that identifies the patient (a date of birth, a record
                 # number, a handover's bed) is the patient's age and sex, whatever the models say
                 add(m.start(1), m.end(1), int(m[1]), 0.7, validated=bool(_IDENTITY_LINE.search(_line(text, m.start()))))
+        for m in _Y_SEX.finditer(text):
+            add(m.start(1), m.end(1), int(m[1]), 0.85, validated=True)  # "63y F": the sex makes the number an age
+        for m in _YEARS_MONTHS.finditer(text):
+            # "NHI HMC9059   4 yrs 7 mths": a child's age, sure on a line that identifies the
+            # patient; a duration ("for 3 yrs 2 mths") is dropped by the guard, which reads the
+            # word before
+            add(m.start(1), m.end(1), int(m[1]), 0.8, validated=bool(_IDENTITY_LINE.search(_line(text, m.start()))))
         for m in _DECADE.finditer(text):
-            add(m.start(1), m.end(1), int(m[1]), 0.8)
+            add(m.start(1), m.end(1), int(m[1]), 0.8, validated=bool(_IDENTITY_LINE.search(_line(text, m.start()))))
         if "old" in text.lower():  # spelt-out ages are rare; skip the scan when they cannot occur
             for m in _WORDS.finditer(text):
                 add(m.start(1), m.end(1), _words_value(m[1]), 0.9, validated=True)

@@ -73,8 +73,8 @@ def trim_name(text: str, start: int, end: int) -> tuple[int, int] | None:
             break
         kept.append(m.span())
     while len(kept) > 1 and _is_initial(text[kept[-1][0] : kept[-1][1]]) and text[kept[-1][1] - 1] != ".":
-        if text[kept[-1][1] : kept[-1][1] + 1] in ("", "\n", "\r", ",", ")", ";"):
-            break  # "Smith, John A" ends with a middle initial; "Dr Smith I think" does not
+        if text[kept[-1][1] : kept[-1][1] + 1] in ("", "\n", "\r", ",", ")", ";") or _FIELD_GAP.match(text, kept[-1][1]):
+            break  # "Smith, John A" ends with a middle initial, at a line's end or a form's column gap; "Dr Smith I think" does not
         kept.pop()
     if not kept or all(_is_initial(text[s:e]) for s, e in kept):
         return None

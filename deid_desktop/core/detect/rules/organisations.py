@@ -35,9 +35,10 @@ _ALLIED_SUFFIX = (
 _SCHOOL_SUFFIX = r"(?:High\s+School|Primary\s+School|School|High|Primary|College|Academy|Kindergarten|Kindy|Preschool|SHS|Grammar)"
 # No closing full stop: "Globex Inc." at the end of a sentence keeps its stop outside the span.
 _COMPANY_SUFFIX = r"(?:Pty\.?\s+Ltd|Pty|Ltd|Limited|Inc|Incorporated|LLC|PLC|plc|Corp|Corporation|GmbH|Holdings|Industries|(?:&|and)\s+Sons|&\s+Co)"
-_ORG_WORD = rf"(?:St\.|Mt\.|[{UP}](?:-[{UP}])+(?![{UP}{LO}\d-])|(?:Mid|Tri|Bi|Inter|Multi|Pan|Trans|North|South|East|West|Upper|Lower|Twin|All)-[{UP}][{LO}'’&]+(?![{UP}{LO}\d-])|[{UP}][{LO}'’&-]*(?![{UP}{LO}\d])|[{UP}]{{2,}}(?![{UP}{LO}\d]))"
+_ORG_WORD = rf"(?:St\.|Mt\.|[{UP}](?:-[{UP}])+(?![{UP}{LO}\d-])|(?:Mid|Tri|Bi|Inter|Multi|Pan|Trans|North|South|East|West|Upper|Lower|Twin|All)-[{UP}][{LO}'’&]+(?![{UP}{LO}\d-])|[{UP}][{LO}]+(?:[{UP}][{LO}]*)+(?![{UP}{LO}\d])|[{UP}][{LO}'’&-]*(?![{UP}{LO}\d])|[{UP}]{{2,}}(?![{UP}{LO}\d]))"
 _CONNECTOR = r"(?:of|the|and|&|for|de|du|la|on)"
-# ("Mid-Valley", "Tri-County": a hyphened word of a place's name after a prefix; a
+# ("WorkWell", "CofE": a word in camel case, as brands write their names; "Mid-Valley",
+# "Tri-County": a hyphened word of a place's name after a prefix; a
 # double-barrelled surname before "of" is a person's, "Papadakis-Wren of Casey Fields ...")
 # Words of one name stand a space or two apart: a tab or a wider gap is a form's next column
 # ("Pt: Beulah Mae Ashcraft   Hospice ID HO-55217").

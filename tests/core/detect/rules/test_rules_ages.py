@@ -188,3 +188,17 @@ def test_an_age_at_a_life_event_in_a_history(text, age):
 @pytest.mark.parametrize("text", ["Moved to the ward at 6 pm.", "Admission at 22:00 via ED", "moved to bay 4 at 10, settled", "Married at St Mary's"])
 def test_a_time_after_a_life_event_is_no_age(text):
     assert texts("age", text) == []
+
+
+@pytest.mark.parametrize(
+    "text, expected, validated",
+    [
+        ("DOB: 07/22/1961   63y F\nDate of service: Tue 2/11/2025", "63", True),  # the sex apart from the "y"
+        ("Pt is 63y, female, with chest pain", "63", True),
+        ("22:40  Aroha-Lee Tamihana   NHI HMC9059   4 yrs 7 mths", "4", True),  # a child's age on an identity line
+        ("Reviewed today, 2 yrs 3 mths, walking well", "2", False),  # the models must agree
+    ],
+)
+def test_ages_with_a_y_before_the_sex_or_in_years_and_months(text, expected, validated):
+    spans = run("age", text)
+    assert [(text[s.start : s.end], s.validated) for s in spans] == [(expected, validated)]

@@ -114,6 +114,7 @@ def test_place_names_without_place_context_are_not_found(text):
         ("Spoke with Deb at Hallmark Drug (ph 555-0134)", ("Hallmark Drug", "HOSPITAL")),  # an ordinary word first
         ("Also called Saveway Rx in Millbrook.", ("Saveway Rx", "HOSPITAL")),
         ("Scripts from Mason Drug Store on Elm.", ("Mason Drug Store", "HOSPITAL")),
+        ("- 08/15/2023 WorkWell Occupational Clinic, Tran Bao Chau, PA-C", ("WorkWell Occupational Clinic", "HOSPITAL")),  # camel case
     ],
 )
 def test_organisations(text, expected):
@@ -131,6 +132,7 @@ def test_organisations(text, expected):
         ("School Psychologist, Wandoo Ridge SHS -- AHPRA PSY0002184736", ("Wandoo Ridge SHS", "OTHER")),
         ("attends Terrebonne Bayside High.", ("Terrebonne Bayside High", "OTHER")),
         ("Year 10 at Kaitāia College", ("Kaitāia College", "OTHER")),
+        ("St Brannock's CofE Primary, Y3", ("St Brannock's CofE Primary", "OTHER")),  # a word in camel case
     ],
 )
 def test_allied_health_practices_and_schools_by_the_word_that_ends_their_name(text, expected):

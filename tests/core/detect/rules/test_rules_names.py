@@ -486,3 +486,15 @@ def test_a_labelled_name_with_a_double_barrelled_surname_is_found_by_its_parts()
     text = "Pt: Okeke-Landry, Chidinma  71 y.o. F  MRN 000418823"
     assert texts("labelled_name", text) == ["Okeke-Landry, Chidinma"]
     assert texts("labelled_name", "Patient: Alert-Oriented, Stable") == []
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Patient: TRAN-OKAFOR, Linh B        MRN: RCC-00482719", "TRAN-OKAFOR, Linh B"),  # a column gap after the initial
+        ("Patient: Smith, John A\tDOB 1/2/1950", "Smith, John A"),
+        ("Patient: Smith, John A\n", "Smith, John A"),
+    ],
+)
+def test_a_middle_initial_before_a_forms_next_column_is_part_of_the_name(text, expected):
+    assert texts("labelled_name", text) == [expected]
