@@ -108,7 +108,7 @@ def _dot_time_range(text: str, span: Span) -> bool:
     return False
 
 
-def _is_a_time_or_measure_not_a_date(text: str, span: Span, value: str, before: str) -> bool:
+def _is_a_time_or_measure_not_a_date(text: str, span: Span, value: str) -> bool:
     """A DATE that is a range of weeks ("4-6/52"), a fraction of an inch ("5/8\"") or a dotted
     time range ("10.00-12.15")."""
     for m in _DURATION_RANGE.finditer(text, max(0, span.start - 8), min(len(text), span.end + 8)):
@@ -567,7 +567,7 @@ _LOWER_WORD_BEFORE = re.compile(r"(?<![\w-])[a-z]+[ \t]+$")
 # ~2100". A postcode follows a town or a state, never one of these.
 _TIME_LABEL_BEFORE = re.compile(
     r"(?:(?<![\w-])(?i:ETA|ETD|depart(?:ed|ure|s)?|arriv(?:ed|al|es?)|handover|handed[ \t]+over|on[ \t]+scene|at[ \t]+scene"
-    r"|at[ \t]+pt|at[ \t]+patient|at[ \t]+hosp(?:ital)?|dispatch(?:ed)?|clear(?:ed)?|mobile|en[ \t]+route|since|until|till"
+    r"|at[ \t]+pt|at[ \t]+patient|at[ \t]+hosp(?:ital)?|dispatch(?:ed)?|clear(?:ed)?|en[ \t]+route|since|until|till"
     r"|approx\.?|around|about|time|times|from|by|@)[ \t]*:?|~)[ \t]*$"
 )
 # Money: "$18,400.00", "£2,604.60", "AUD 350": an amount is no one's number.
@@ -926,7 +926,7 @@ def _is_not_a_date_or_id(text: str, span: Span) -> bool:
             return True
         if _is_duration(text, span, value, before):
             return True
-        if _is_a_time_or_measure_not_a_date(text, span, value, before):
+        if _is_a_time_or_measure_not_a_date(text, span, value):
             return True
         if _no_date_reading(value):
             return True
