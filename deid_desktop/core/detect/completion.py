@@ -231,11 +231,27 @@ _HOUR_AT_END = re.compile(r"(?:[ \t]+|[ \t]*@[ \t]*)(?:[01]?\d|2[0-3])$")
 _MINUTES_AT_START = re.compile(r"[0-5]\d[ \t]+")
 
 
+_WEEKDAY_NAMES = r"(?:Mon|Tue|Tues|Wed|Weds|Thu|Thur|Thurs|Fri|Sat|Sun)(?:day)?|Wednesday|Thursday|Saturday"
+_WEEKDAY_LEAD = re.compile(rf"(?i:{_WEEKDAY_NAMES})\.?,?[ \t]+")
+# The weekday written just before a date dates it as much as the rest ("Tues 4/11"), and the
+# annotation takes the two as one value; a model that marked the date alone left it out.
+_WEEKDAY_JUST_BEFORE = re.compile(rf"(?<![\w/])(?i:{_WEEKDAY_NAMES})\.?,?[ \t]+$")
+_DAY_FIRST = re.compile(r"\d")
+
+
+def _with_weekday(text: str, s: Span, prev: Span | None) -> Span:
+    if not _DAY_FIRST.match(text, s.start):
+        return s
+    w = _WEEKDAY_JUST_BEFORE.search(text, max(0, s.start - 12), s.start)
+    return s if w is None or (prev is not None and prev.end > w.start()) else s.with_(start=w.start())
+
+
 def _without_time(text: str, s: Span) -> Span:
     """A date found with the clock time after it ("12/02/25 1040") keeps the date alone: a
     time identifies no one, and its surrogate would be a second date. Nor does a date keep a
     piece of a clock time beside it."""
-    m = DATE_THEN_TIME.fullmatch(text, s.start, s.end)
+    w = _WEEKDAY_LEAD.match(text, s.start, s.end)  # "Mon 10/11 0915": a log line's weekday, date and time
+    m = DATE_THEN_TIME.fullmatch(text, w.end() if w is not None else s.start, s.end)
     if m:
         return s.with_(end=m.end("date"))
     if text.startswith(":", s.end) and text[s.end + 1 : s.end + 3].isdigit():
@@ -286,10 +302,19 @@ _LEADING_ARTICLE = re.compile(r"(?:the|a|an|of|in|at|from|to|near|(?:Lives|Lived
 _CAPITAL_WORD_BEFORE = re.compile(r"[A-Z][\w'’-]*[ \t]+$")
 
 
+# A sentence's opening adverb or conjunction, capitalised only because it opens the sentence
+# ("... on Main St. Also Bellbird Rx faxed."): never a word of the name after it.
+_SENTENCE_OPENER = re.compile(r"(?:Also|Then|And|But|So|Now|Please|Today|Yesterday|Tomorrow|Later|Meanwhile)[ \t]+(?=[A-Z])")
+_SENTENCE_END_BEFORE = re.compile(r"(?:[.!?][ \t]+|^[ \t]*)$", re.M)
+
+
 def _without_leading_article(text: str, s: Span, prev: Span | None) -> Span:
     """Not where a value or a capitalised word stands just before it: "Hauora" + "a Toi Bay
     of Plenty" is one name in two spans (te reo Māori "a", "of"), whether or not the first
     piece was found."""
+    if (o := _SENTENCE_OPENER.match(text, s.start, s.end)) is not None and o.end() < s.end:
+        if _SENTENCE_END_BEFORE.search(text, max(0, s.start - 4), s.start):
+            return s.with_(start=o.end())
     if prev is not None and prev.end <= s.start and text[prev.end : s.start].strip(" \t") == "":
         return s
     if _CAPITAL_WORD_BEFORE.search(text, max(0, s.start - 40), s.start):
@@ -325,7 +350,10 @@ _NAME_LEAD = re.compile(
     rf"(?i:{_KIN_ANY_CASE})[ \t]+(?=[A-Z])|(?:{_KIN_LOWER_ONLY})[ \t]+(?=[A-Z])"
     r"|(?:CN|RN|EN|SN|HCA|NP|RM|MW|CNM|CNS|CNC|NUM|ANUM|NIC|NRP|EMT|OT|SW|PT|MO|HO|PCP|GP|PCW|AIN|AHW|CA|HCSW|CSW)[ \t]+(?=[A-Z][a-z])"
     r"|(?:Phoned|Called|Rang|Emailed|Texted|Paged|Messaged|Visited|Asked|Informed|Advised)[ \t]+(?=[A-Z][a-z])"
-    r"|(?:Pt|Pts|Patient|Client|Resident|Res)\.?:?[ \t]+(?=[A-Z])"  # "Pt DUBROVSKY, LEV A": the role, in any case after it
+    r"|(?:Pt|Pts|Patient|Client|Resident|Res)\.?:?[ \t]+(?=[A-Z])"
+    # a church's or a community's title ("Deacon Harold Wilkerson", "Sis. Lottie Bishop",
+    # "Kaumātua Matiu Rangiuia")
+    r"|(?:Deacon|Pastor|Reverend|Rev\.?|Elder|Imam|Rabbi|Sister|Sis\.|Brother|Bro\.|Kaum[āa]tua)[ \t]+(?=[A-Z][a-z])"  # "Pt DUBROVSKY, LEV A": the role, in any case after it
     # a care team's member by role: "Podiatrist Arjun Nair", "DE Fiona Blake"
     r"|(?:Podiatrist|Dietitian|Dietician|Physiotherapist|Physio|Pharmacist|Paramedic|Midwife|Psychologist"
     r"|Counsell?or|Interpreter|Radiographer|Sonographer|Audiologist|Optometrist|Educator|DE|CDE)[ \t]+(?=[A-Z][a-z])"
@@ -755,7 +783,7 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
             out.append(s)
             continue
         if s.category is Category.DATE:
-            s = _without_time(text, s)
+            s = _with_weekday(text, _without_time(text, s), out[-1] if out else None)
         if s.category is Category.NAME:
             s = _with_initial_before(text, s, out[-1] if out else None)
             s = _with_first_name_before(text, s, out[-1] if out else None)

@@ -246,6 +246,8 @@ CREDENTIALS = (
     "FRANZCR", "FRANZCOG", "FACEM", "FCICM", "FAFRM", "FAChPM", "FACD", "FACRRM", "FRCPCH", "FRCOG",
     "MRCOG", "FRCEM", "FFICM", "FRCPsych", "FRCPI", "FRCSI", "MRCPI", "FRCGP", "FDSRCS", "FAAP", "FACC",
     "FACOG", "FACR", "RDMS", "RDCS", "RVT", "MLS(ASCP)",
+    # nurses' specialty certifications ("Kateri Begay, RN, OCN")
+    "OCN", "CCRN", "CEN", "CNOR", "RNC", "PCCN", "CHPN", "WOCN", "CWOCN", "CDCES", "CDE", "IBCLC", "BSN", "MSN",
 )
 _CREDENTIAL_KEYS = frozenset(c.replace(".", "").replace(" ", "").casefold() for c in CREDENTIALS)
 _CREDENTIAL_PARTS = re.compile(r"[^\s,;/]+")
@@ -292,12 +294,13 @@ DEPARTMENT_WORD = re.compile(DEPARTMENT)
 # "Clinical Nurse Specialist". Read as an organisation or a name; it names neither.
 _ROLE_HEAD = frozenset(
     "surgeon physician registrar consultant specialist practitioner therapist nurse midwife pharmacist worker visitor "
-    "coordinator educator assistant officer dietitian dietician paramedic".split()
+    "coordinator educator assistant officer dietitian dietician paramedic adjuster manager director administrator "
+    "receptionist secretary adviser advisor navigator planner".split()
 )
 _ROLE_WORDS = frozenset(
     "consultant senior junior clinical specialist general advanced charge staff lead associate health district community "
     "practice public school mental occupational dental research ward theatre home visiting liaison discharge care "
-    "support social".split()
+    "support social claims case sr sr. snr unit team programme program medical nursing patient".split()
 )
 
 
@@ -771,7 +774,7 @@ def _only_acronyms(text: str, span: Span) -> bool:
 
 
 # Words that join a place's or an organisation's name and never make one alone.
-_FUNCTION_WORDS = frozenset("the a of and or at in on for to by with from".split())
+_FUNCTION_WORDS = frozenset("the a of and or at in on for to by with from also then but so please".split())
 
 
 def _only_function_words(text: str, span: Span) -> bool:
@@ -1097,6 +1100,23 @@ def _state_before_postcode(text: str, span: Span) -> bool:
     return span.category == Category.LOCATION and 2 <= len(value) <= 3 and value.isupper() and _POSTCODE_AFTER.match(text, span.end) is not None
 
 
+# A drug no list has, by the stem its class name ends in ("pegfilgrastim", "zanubrutinib",
+# "risankizumab"): international nonproprietary names are built so, and no name or place
+# ends so.
+_DRUG_STEM = re.compile(
+    r"[a-z]{3,}(?:mab|tinib|rafenib|ciclib|grastim|poetin|parin|xaban|gatran|gliptin|gliflozin|glutide|sartan|pril|olol"
+    r"|statin|prazole|floxacin|cillin|mycin|cycline|ciclovir|clovir|navir|tegravir|buvir|conazole|tidine|dronate"
+    r"|setron|triptan|zepam|zolam|oxetine|platin|rubicin|taxel|lukast|profen|semide|thiazide|dipine|lamide|tropium)"
+)
+# Four digits that can be a 24-hour clock time and no year of anyone's care ("Mon 10/11 0915",
+# "Rang back 0450"): a model's date there is a time.
+_CLOCK_NOT_YEAR = re.compile(r"(?:0\d|1[0-8])[0-5]\d|2[1-3][0-5]\d")
+
+
+def _clock_time_read_as_date(text: str, span: Span) -> bool:
+    return span.category == Category.DATE and _CLOCK_NOT_YEAR.fullmatch(text, span.start, span.end) is not None
+
+
 # Routes and frequencies written after a drug's name.
 _DOSE_WORDS = frozenset("po iv im sc sl pr ng pv top inh neb bd bid tds tid qid qds od om on prn mane nocte stat".split())
 
@@ -1114,7 +1134,7 @@ class ClinicalTermGuard:
 
     def _is_bare_term(self, word: str) -> bool:
         w = _strip_suffix(word)
-        return w in self._bare or (w.endswith("s") and w[:-1] in self._bare)
+        return w in self._bare or (w.endswith("s") and w[:-1] in self._bare) or _DRUG_STEM.fullmatch(w) is not None
 
     @staticmethod
     @lru_cache(maxsize=4096)
@@ -1150,6 +1170,7 @@ class ClinicalTermGuard:
             s for s in spans
             if (s.start, s.end) not in times
             and not _is_quantity(text, s)
+            and not _clock_time_read_as_date(text, s)
             and not _is_not_a_date_or_id(text, s)
             and not _is_not_phi_by_shape(text, s)
             and not _is_job_title(text, s)

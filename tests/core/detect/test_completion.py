@@ -803,3 +803,26 @@ def test_an_organisation_ending_in_of_takes_the_place_after_it():
 )
 def test_a_word_of_the_sentence_or_a_clinic_beside_a_place_is_left_out(text, value, category, expected):
     assert found(text, [span(text, value, category)]) == expected
+
+
+@pytest.mark.parametrize(
+    "text, part, expected, category",
+    [
+        # the weekday before a date is the date's ("Tues 4/11"), and a log's time is not
+        ("Tues 4/11 1030  RN Anahera Potae visited.", "4/11", ["Tues 4/11"], Category.DATE),
+        ("Mon 10/11 0915  RN visit", "Mon 10/11 0915", ["Mon 10/11"], Category.DATE),
+        ("Sun 16/3 1500  HOME VISIT", "Sun 16/3 1500", ["Sun 16/3"], Category.DATE),
+        ("Seen 4/11, no change.", "4/11", ["4/11"], Category.DATE),
+        # a church's or a community's title stays outside the name
+        ("WHY WE CAME: Deacon Harold Wilkerson said", "Deacon Harold Wilkerson", ["Harold Wilkerson"], Category.NAME),
+        ("said Sister Fairweather missed church", "Sister Fairweather", ["Fairweather"], Category.NAME),
+        ("Kaumātua Matiu Rangiuia present for karakia", "Kaumātua Matiu Rangiuia", ["Matiu Rangiuia"], Category.NAME),
+        # a sentence's opening word is no part of the organisation after it
+        ("on Main St. Also Bellbird Rx faxed.", "Also Bellbird Rx", ["Bellbird Rx"], Category.ORGANIZATION),
+        ("the Also Bellbird Rx", "Also Bellbird Rx", ["Also Bellbird Rx"], Category.ORGANIZATION),  # mid-sentence: a name's
+    ],
+)
+def test_weekdays_join_dates_and_titles_or_sentence_openers_leave_names(text, part, expected, category):
+    """Dev notes of the twelfth pass: "Tues 4/11" was marked without its weekday, "Mon 10/11
+    0915" with its time, "Deacon Harold Wilkerson" with the title."""
+    assert found(text, [span(text, part, category)]) == expected

@@ -160,6 +160,21 @@ NOT_PHI = [
     ("BRCA1 c.68_69delAG.", "68_69delAG", Category.ID),
     ("Contact by email only.", "email", Category.CONTACT),
     ("Seen at the Clinic today.", "Clinic", Category.ORGANIZATION),
+    # twelfth pass: a log's clock time read as a year, drugs no list has (named by their stem),
+    # a device's maker, a claims adjuster's title, aids named like people, a sentence's "Also"
+    ("Mon 10/11 0915  RN visit, settled.", "0915", Category.DATE),
+    ("Rang back 0450 -- settled.", "0450", Category.DATE),
+    ("Obs 2245 stable.", "2245", Category.DATE),
+    ("- Pegfilgrastim on-body injector applied", "Pegfilgrastim", Category.NAME),
+    ("Started Zanubrutinib 160 mg BD.", "Zanubrutinib", Category.NAME),
+    ("then risankizumab q12w", "risankizumab", Category.LOCATION),
+    ("Machine: Fresenius 5008S, serial 5BXA21937", "Fresenius", Category.NAME),
+    ("Marisol Breen, Sr. Claims Adjuster, Cascade Crest Mutual", "Claims Adjuster", Category.NAME),
+    ("Rachel Ong, Practice Manager, rang back", "Practice Manager", Category.NAME),
+    ("Eyes better with Hylo-Forte drops.", "Hylo-Forte", Category.NAME),
+    ("has had his weekly Webster-pak packed here", "Webster-pak", Category.NAME),
+    ("Medicare 4614 89709 4   DVA Gold QX284517", "Gold", Category.NAME),
+    ("Script to Kowhai Drug. Also Bellbird Rx faxed.", "Also", Category.ORGANIZATION),
 ]
 
 # Real PHI beside those, which must stay.
@@ -198,6 +213,11 @@ STILL_PHI = [
     ("pt lives at apt 2, yonkers with her son", "yonkers", Category.LOCATION),
     # an age before an obstetric history: "G" is no gram there
     ("Marisela Q  24 G1P0 @ 38w2d  EDD 12/03/2024", "24", Category.AGE),
+    # years beside the clock times above stay dates
+    ("Smoked since 2019, quit.", "2019", Category.DATE),
+    ("Moved here in 1987.", "1987", Category.DATE),
+    # a surname with a drug's letters inside it, not at its end
+    ("Seen by Dr Mabinty Olol-Reyes.", "Mabinty", Category.NAME),
 ]
 
 

@@ -46,9 +46,11 @@ _ORDINAL = re.compile(r"\b(?:on|from|until|since|by|before|after)\s+the\s+([0-3]
 
 _COMPACT_CONTEXT = re.compile(r"\b(?:date|dob|d\.o\.b|born|collected|admitted|discharged|dated|seen|reported|received|on)\W*$")
 _SHORT_CONTEXT = re.compile(
-    r"(?:\b(?:on|from|since|until|till|dated|date|dob|seen|admitted|discharged|due|reviewed?|d/c|appt|appointment"
-    # what was done on a day: "last given 7/4", "labs 3/3", "bloods taken 12/6"
-    r"|cycle|given|labs|bloods|taken|collected|received|started|stopped|ceased|commenced|booked|sent|returned?)\W*)$"
+    r"(?i:\b(?:on|from|since|until|till|dated|date|dob|seen|admitted|discharged|due|review(?:ed)?|d/c|appt|appointment"
+    # what was done on a day: "last given 7/4", "labs 3/3", "bloods taken 12/6"; a sentence's
+    # first word too ("Review 25/3.", "Seen 4/6")
+    r"|cycle|given|labs|bloods|taken|collected|received|started|stopped|ceased|commenced|booked|sent|return(?:ed)?"
+    r"|visit|visited|before|after)\W*)$"
 )
 _YEAR_CONTEXT = re.compile(r"\b(?:in|since|from|until|till|during|circa|c\.|year|early|late|mid|before|after)[\s-]*$")
 # An event of a life or an illness told with its year ("dx 2011", "retired 2019", "quit

@@ -259,10 +259,12 @@ class LabelledNameDetector(_NameRule):
 _SIGNERS = _labels(
     "electronically signed by|e-signed by|esigned by|signed by|signed|dictated by|authorised by|authorized by"
     "|verified by|reviewed by|reported by|approved by|seen by|referred by|written by|completed by|copy to"
-    "|copies to|cc|c.c."
+    "|copies to|cc|c.c.|co-signed by|co-signed|cosigned by|cosigned|countersigned by|countersigned|witnessed by"
 )
 _STAFF = _labels("transcribed by|typed by|taken by|entered by|recorded by")  # typists, receptionists
-_SIGN_LABEL = re.compile(rf"(?<![\w.])(?:(?P<staff>{_STAFF})|{_SIGNERS})(?!\w)(?P<colon>[ \t]*:)?[ \t]*")
+_SIGN_LABEL = re.compile(
+    rf"(?<![\w.])(?:(?P<staff>{_STAFF})|{_SIGNERS})(?!\w)(?P<colon>(?:[ \t]*\([^()\n]{{1,30}}\))?[ \t]*:)?[ \t]*"
+)
 _LIST_NAME = re.compile(rf"[ \t]*(?:(?P<t>{_TITLE})\b\.?[ \t]+)?(?P<n>{NAME})[ \t]*(?:,|;|&|\band\b|/)?")
 _CLOSING = re.compile(
     r"(?im)^[ \t]*(?:yours\s+(?:sincerely|faithfully|truly)|(?:with\s+)?(?:kind|best|warm|many)\s+(?:regards|thanks)"
@@ -277,7 +279,7 @@ _INITIALS_LINE = re.compile(rf"(?m)^[ \t]*(?:(?:{_TITLE})\b\.?[ \t]+)?(?P<n>(?:[
 # the last sentence ("... sent by SMS. SM"), with nothing but a blank line, a rule of dashes
 # or the end of the text after it. And initials before a bleep or an extension ("HC / bleep
 # 4471", "JK ext 2290"). Clinical abbreviations and heading words are not taken.
-_SIGNOFF_INITIALS = re.compile(r"(?m)(?:^[ \t]*[-–—~]?[ \t]*|(?<=[.!?)])[ \t]+[-–—~]?[ \t]*)(?P<n>[A-Z]{2,4})[ \t]*$")
+_SIGNOFF_INITIALS = re.compile(r"(?m)(?:^[ \t]*[-–—~]{0,2}[ \t]*|(?<=[.!?)])[ \t]+[-–—~]{0,2}[ \t]*)(?P<n>[A-Z]{2,4})[ \t]*$")
 _CLOSING_WORDS = frozenset("OK END NB PS FYI NIL NAD".split())
 
 
@@ -333,6 +335,10 @@ _LOG_LABELS = frozenset(
 )
 
 
+_INITIALS_KEY = re.compile(
+    rf"(?<![\w/])(?P<n>[A-Z]{{2,3}})[ \t]*(?:=|[-–—:])[ \t]*(?:(?:{_TITLE})\b\.?[ \t]+)?"
+    rf"(?P<full>[{UP}][{LO}]+(?:[ \t]+[{UP}][\w'’-]+){{1,2}})"
+)
 _LAST_FIRST_FORM = re.compile(rf"(?<![\w,])(?P<last>{WORD}),[ \t]*(?P<first>{WORD})(?:[ \t]+[{UP}]\b\.?)?")
 
 
@@ -407,6 +413,13 @@ class SignatureNameDetector(_NameRule):
             for g in ("a", "b"):
                 if plain(m[g].upper()) and plain(m[g]):
                     yield self.span(m.start(g), m.end(g), Category.NAME, "DOCTOR" if g == "a" else "OTHER", 0.8, validated=True)
+        for m in _INITIALS_KEY.finditer(text):
+            # a key to the initials ("HC = Hywel Cadwaladr", "TP - Tegan Parry"): the letters
+            # are the name's own, whatever word they spell
+            words = m["full"].split()
+            # ... and a name, not a glossary's words ("ED = Emergency Department")
+            if m["n"][0] == words[0][0] and m["n"][-1] == words[-1][0] and not all(w.casefold() in encoder_words() for w in words):
+                yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
         yield from self._log_initials(text, plain)
 
     def _log_initials(self, text: str, plain) -> Iterator[Span]:
@@ -451,15 +464,32 @@ class SignatureNameDetector(_NameRule):
         # a column gap ends the field: "Transcribed by: TLB   Prairie View Imaging, Salina"
         gap = _FIELD_GAP.search(text, _BLANKS.match(text, pos).end(), line_end)  # (after the label's own spaces)
         line_end = gap.start() if gap is not None else line_end
+        first = True
         while pos < line_end and (m := _LIST_NAME.match(text, pos, line_end)) is not None:
             if not strict or m["t"] or plausible(text, m.start("n"), m.end("n")):
                 if (s := self.name_span(text, m.start("n"), m.end("n"), fine, 0.85)) is not None:
+                    value = text[s.start : s.end]
+                    if first and not strict and _CAPITALS.fullmatch(value) and _signing_initials(value):
+                        # initials after "Signed:", "Co-signed (event):": the label proves them,
+                        # and the models rarely mark two capitals
+                        s = self.span(s.start, s.end, Category.NAME, fine, 0.8, validated=True)
                     yield s
             if m.end() == pos or not _LIST_SEPARATOR_END.search(m.group()):
                 break  # the list goes on only after a separator, not into the next field
-            pos = m.end()
+            pos, first = m.end(), False
 
 
+_CAPITALS = re.compile(r"[A-Z]{2,4}")
+# Services and teams that sign or refer as often as people do ("Referred by: GP").
+_SERVICES = frozenset("ER ED DN IDT MDT AMHP CMHT OOH ICU HDU CCU SCBU NICU PICU".split())
+
+
+def _signing_initials(value: str) -> bool:
+    """Capitals after a signing label that are a person's initials, not a service's."""
+    return not (
+        value in clinical_acronyms() or value in _ROLE_INITIALS or value in _LOG_LABELS or value in _SERVICES or value in CREDENTIALS
+        or value.casefold() in not_names()
+    )
 _LIST_SEPARATOR_END = re.compile(r"(?:,|;|&|\band|/)$")
 _BLANKS = re.compile(r"[ \t]*")
 

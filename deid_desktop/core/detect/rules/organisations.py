@@ -145,6 +145,10 @@ def _has_a_name_word(text: str, start: int, end: int, words: list[str]) -> bool:
     return any(w not in vocab and w not in _GENERIC and w not in _TREATMENT_WORDS and len(w) > 2 for w in words)
 
 
+# "St." ending a street's name and a sentence, the next one opened by an everyday word.
+_STREET_STOP = re.compile(r"(?<=[a-z] )St\.[ ]{1,2}(?P<w>[A-Z][a-z]+)")
+
+
 @register("organisation")
 class OrganisationDetector(RuleDetector):
     def detect(self, text: str) -> list[Span]:
@@ -157,6 +161,9 @@ class OrganisationDetector(RuleDetector):
             if n is None:
                 continue
             start = _trim_leading(text, n.start("n"), n.end("n"))
+            for stop in _STREET_STOP.finditer(text, start, n.end("n")):
+                if stop["w"].casefold() in not_names():
+                    start = _trim_leading(text, stop.start("w"), n.end("n"))  # "... on Main St. Also Bellbird Rx": a sentence ended at "St."
             words = [w.casefold().rstrip(".,") for w in text[start : n.end("n")].split()]
             if not words or all(w in _GENERIC or w in ("of", "and", "&", "for", "on") for w in words):
                 continue  # "Mental Health", "the Diabetes Clinic": a service, not a named place

@@ -29,20 +29,29 @@ from .common import RuleDetector, trie_regex
 _QUALIFIERS = r"(?:(?:retired|part-time|full-time|part time|full time|self-employed|senior|junior|head|chief|qualified|trainee|apprentice|casual|former|local|registered|relief)[ \t]+)*"
 # A line may wrap between the context and the job ("Works as a\n  lorry mechanic").
 _WRAP = r"(?:\n[ \t]*)?"
+# A relative, or the next of kin, named before their job.
+_KIN = (
+    r"(?:son|daughter|dtr|wife|husband|partner|mum|mom|mother|dad|father|brother|(?-i:sister)|sibling|niece|nephew"
+    r"|grandson|granddaughter|grandmother|grandfather|grandma|grandpa|aunt|auntie|aunty|uncle|cousin|stepson"
+    r"|stepdaughter|stepfather|stepmother|fianc[eé]e?|flatmate|neighbour|neighbor|NOK|next[ \t]+of[ \t]+kin)"
+)
 # (context, score): a label is surest, "is a" weakest.
 _CONTEXTS = [
     (r"(?:occupation|occ\.?|profession|job|job title|employment|works as|trade)[ \t]*[:\-][ \t]*", 0.9),
     (r"(?:works?|worked|working|employed|job|career|trained|training|qualified|volunteers?|volunteered|volunteering)[ \t]+as[ \t]+(?:an?(?:[ \t]+|(?=\n)))?" + _WRAP, 0.85),
-    (r"(?:retired|former|ex-|previously an?|formerly an?|used to be an?|used to work as an?)[ \t]*" + _WRAP, 0.8),
+    (r"(?:retired|former|ex-|previously an?|formerly an?|used to be an?|used to work as an?|later(?:[ \t]+an?)?)[ \t]*" + _WRAP, 0.8),
     # a relative's job in brackets after them: "son Christos (plumber)", "Daughter Mai Okafor
     # (29, pharmacy technician)", "wife Halina (part-time school cook)"; the job must end in a
     # listed or generic head and close the bracket or its first clause ("Sister Jones (nurse)"
     # is a ward sister's title: "sister" counts in lower case only)
-    (r"\b(?:son|daughter|dtr|wife|husband|partner|mum|mom|mother|dad|father|brother|(?-i:sister)|sibling|niece|nephew"
-     r"|grandson|granddaughter|grandmother|grandfather|grandma|grandpa|aunt|auntie|aunty|uncle|cousin|stepson"
-     r"|stepdaughter|stepfather|stepmother|fianc[eé]e?|flatmate|neighbour|neighbor|NOK|next[ \t]+of[ \t]+kin)\b"
-     r"[^()\n]{0,48}\([ \t]*(?:\d{1,3}[ \t]*(?:y|yo|yrs?)?[ \t]*,[ \t]*)?", 0.6),
-
+    (rf"\b{_KIN}\b[^()\n]{{0,48}}\([ \t]*(?:\d{{1,3}}[ \t]*(?:y|yo|yrs?)?[ \t]*,[ \t]*)?", 0.6),
+    # ... or after their name and a comma ("Her mother Chiamaka, a ward sister at ...",
+    # "son Tomasz, a long-distance lorry driver")
+    (rf"\b{_KIN}\b[^()\n.;,]{{0,40}},[ \t]+an?(?:[ \t]+|(?=\n))" + _WRAP, 0.6),
+    # a social history's label, and an age before the job ("44-year-old right-handed commercial
+    # drywall finisher", "a 35 year old builder"): the job must end in a listed or generic head
+    (r"\b(?:social[ \t]+history|social[ \t]+hx|soc[ \t]*hx|sh|social)[ \t]*:[ \t]*", 0.8),
+    (r"\b\d{1,3}[ \t]*(?:-year-old|-yr-old|[ \t]year[ \t]old|yo|y/o)[ \t]+(?:(?:right|left)[- ]handed[ \t]+)?", 0.6),
     # worker"; the job must end in a listed or generic head here too
     (r"\b\d{1,3}[ \t]*(?:yo|y/o|yrs?|-year-old|[ \t]year[ \t]old)?[ \t]*(?:m|f|male|female|man|woman)[ \t]*,[ \t]*(?!ex-)", 0.6),
     # "is a", "she's a", "i am packer": the job must end in a listed or generic head here
@@ -60,7 +69,7 @@ _CARING = re.compile(r"(?i)\b(?:carer|caregiver|care[ \t]+giver|support[ \t]+per
 _GENERIC_HEADS = (
     "worker workers operator operators assistant assistants attendant attendants supervisor supervisors "
     "inspector inspectors loader loaders labourer labourers laborer laborers technician technicians "
-    "officer officers manager managers clerk clerks"
+    "officer officers manager managers clerk clerks finisher finishers"
 ).split()
 # Words before a head that describe the person, not the job ("a keen gardener", "a key driver
 # of", "a heavy smoker"): they end the modifiers.
@@ -74,7 +83,7 @@ _NOT_MODIFIERS = frozenset(
 # A lower-case word that may stand before the head ("shearers'", "fly-in"); a clause word
 # ("a team with the nurses") ends the phrase before it.
 _MODIFIER = (
-    r"(?-i:(?!(?:a|an|the|and|or|of|for|to|in|at|on|with|by|from|who|which|that|is|was|as)\b)[a-z][a-z'’-]*)"
+    r"(?-i:(?!(?:a|an|the|and|or|of|for|to|in|at|on|with|by|from|who|which|that|is|was|as|later|then|now)\b)[a-z][a-z'’-]*)"
 )
 
 
@@ -118,6 +127,26 @@ def _open_job(phrase: str) -> str:
 
 
 _FOR_SOMEONE = re.compile(r"[ \t]+(?:for|of|to)\b")
+
+# A social history that opens with the job, capitalised, and says where: "Scaffolder, Kaiwaka
+# Access Scaffolding.", "Barista at Fern and Flat White". The job must be a listed one and
+# open its line or sentence, and a capitalised name must follow ", " or " at ". Jobs of the
+# people who treat ("Nurse at bedside", "Physiotherapist, Ward 7") are left out: there the
+# wording names the clinician, not the patient's work.
+_CARE_JOBS = frozenset(
+    """nurse doctor physician surgeon physiotherapist physio pharmacist therapist dentist midwife paramedic
+    psychologist psychiatrist counsellor counselor dietitian dietician radiographer consultant registrar
+    carer caregiver podiatrist optometrist audiologist sonographer chaplain""".split()
+)
+
+
+@lru_cache(maxsize=1)
+def _job_first() -> re.Pattern[str]:
+    jobs = trie_regex(professions())
+    return re.compile(
+        rf"(?m)(?:^[ \t]*(?:[-*•][ \t]*)?|(?<=[.;])[ \t]+|(?<=:)[ \t]*)(?P<job>(?=[A-Z])(?i:{jobs})(?:e?s)?)"
+        r"(?=(?:[ \t]+at[ \t]+|,[ \t]*)(?:the[ \t]+)?[A-Z])"
+    )
 
 
 @lru_cache(maxsize=1)
@@ -180,6 +209,12 @@ class ProfessionDetector(RuleDetector):
                 if more is None:
                     break
                 pos, end = more.start("job"), more.end("job")
+        for m in _job_first().finditer(text):
+            job = m["job"].casefold()
+            if job.rstrip("s") in _CARE_JOBS or job in _CARE_JOBS or len(m["job"].split()) > 1 and m["job"].split()[-1].casefold() in _CARE_JOBS:
+                continue
+            if not any(s.start <= m.start("job") < s.end for s in out):
+                out.append(self.span(m.start("job"), m.end("job"), Category.PROFESSION, "OTHER", 0.7, validated=True))
         for m in _OPEN.finditer(text):
             job = _open_job(m["job"])
             if not job:

@@ -15,7 +15,7 @@ _VIN_VALUES = {**{str(d): d for d in range(10)}, **dict(zip("ABCDEFGH", range(1,
 _VIN_WEIGHTS = (8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2)
 _PLATE = re.compile(
     r"\b(?i:(?:licen[cs]e|number|reg(?:istration)?)\s+plate|plate|rego|(?:car|vehicle|motor|van|truck|ute)\s+"
-    r"(?:reg(?:istration)?|plate))(?i:\s*(?:no\b\.?|number|#))?\s*[:#-]?\s*"
+    r"(?:reg(?:istration)?|plate)|vehicle(?=[ \t]*(?:no\b\.?|number|id|#)?[ \t]*:))(?i:\s*(?:no\b\.?|number|#))?\s*[:#-]?\s*"
     r"(?P<v>(?=[A-Z0-9 -]*\d)(?=[A-Z0-9 -]*[A-Z])[A-Z0-9]{1,4}[ -]?[A-Z0-9]{1,4}(?:[ -]?[A-Z0-9]{1,4})?)(?![\w-])"
 )
 # A current British plate ("KX19 BHT") after a word about a car or its registration within
@@ -46,7 +46,11 @@ class VehicleDetector(RuleDetector):
             else:
                 out.append(self.span(m.start(), m.end(), Category.ID, "VEHICLE", 0.6))
         for m in _PLATE.finditer(text):
-            out.append(self.span(m.start("v"), m.end("v"), Category.ID, "VEHICLE", 0.85))
+            # a vehicle's label ("Rego:", "Vehicle:", "licence plate") proves the value; a bare
+            # "plate" may be an orthopaedic one ("plate LCP 3.5"), so the vote decides there
+            label = text[m.start() : m.start("v")].casefold()
+            sure = "plate" not in label or any(w in label for w in ("licen", "number", "reg", "car", "vehicle"))
+            out.append(self.span(m.start("v"), m.end("v"), Category.ID, "VEHICLE", 0.85, validated=sure))
         for m in _UK_PLATE.finditer(text):
             if _CAR_BEFORE.search(text, max(0, m.start() - 30), m.start()) and not any(s.start <= m.start() < s.end for s in out):
                 out.append(self.span(m.start(), m.end(), Category.ID, "VEHICLE", 0.9, validated=True))

@@ -162,3 +162,23 @@ def test_a_day_and_month_after_a_word_that_says_what_was_done_then_is_a_date(tex
     spans = run("date", text)
     assert [text[s.start : s.end] for s in spans] == expected
     assert all(s.validated for s in spans)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Increase after 1/52. Continue HBT. Review 25/3.", ["25/3"]),  # "Review" in capitals was missed
+        ("review 4/6 with bloods", ["4/6"]),
+        ("Please draw at the lab before 12/15. Please tell pt.", ["12/15"]),
+        ("BP 128/76 at visit 9/22.", ["9/22"]),
+        ("Returned 3/4 from respite.", ["3/4"]),
+        ("after 2/3 of the dose", []),  # a fraction of something
+        ("review 2/52", []),  # two weeks
+    ],
+)
+def test_a_day_and_month_after_review_visit_or_before_is_a_date(text, expected):
+    """The word list read "reviewed?" (review-e-d) and "returned?", so "Review 25/3" and
+    "return 4/5" were never dates; and it matched only in lower case."""
+    spans = run("date", text)
+    assert [text[s.start : s.end] for s in spans] == expected
+    assert all(s.validated for s in spans)

@@ -200,3 +200,13 @@ def test_a_labs_short_code_is_validated_and_a_short_reference_is_not():
     assert [(lab[s.start : s.end], s.validated) for s in run("record_number", lab)] == [("AE17", True)]
     ref = "Ref: NG28 guideline"  # a guideline's number after a reference label
     assert [(ref[s.start : s.end], s.validated) for s in run("record_number", ref)] == [("NG28", False)]
+
+
+def test_a_vehicles_label_proves_its_number_and_a_bare_plate_does_not():
+    """"Vehicle: SC-214" (an ambulance's call sign) was found by the rule and out-voted; a
+    plate in an operation note is no vehicle's."""
+    text = "Case No: 24-0317-04126     Vehicle: SC-214     Rego: AMB 062"
+    spans = run("vehicle", text)
+    assert [(text[s.start : s.end], s.validated) for s in spans] == [("SC-214", True), ("AMB 062", True)]
+    bare = "Fixed with a plate LCP 3 and six screws"
+    assert all(not s.validated for s in run("vehicle", bare))

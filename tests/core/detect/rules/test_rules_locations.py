@@ -392,3 +392,12 @@ def test_us_fax_abbreviations_and_prefixed_hyphened_words_end_and_make_organisat
     # a double-barrelled surname before "of" stays the person's
     letter = "I saw Ioannis Papadakis-Wren of Casey Fields Medical Clinic today."
     assert texts("organisation", letter) == ["Casey Fields Medical Clinic"]
+
+
+def test_an_organisation_is_not_read_back_across_a_street_and_the_next_sentence():
+    """"... to Kowhai Drug on Main St. Also Bellbird Rx" was one organisation from "Kowhai" to
+    "Rx": "St." read as Saint and the sentence's "Also" as a word of the name."""
+    text = "Script sent to Kowhai Drug on Main St. Also Bellbird Rx faxed."
+    assert texts("organisation", text) == ["Kowhai Drug", "Bellbird Rx"]
+    saint = "Referred to St. Vincent Community Pharmacy today."
+    assert texts("organisation", saint) == ["St. Vincent Community Pharmacy"]

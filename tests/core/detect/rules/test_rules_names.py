@@ -498,3 +498,25 @@ def test_a_labelled_name_with_a_double_barrelled_surname_is_found_by_its_parts()
 )
 def test_a_middle_initial_before_a_forms_next_column_is_part_of_the_name(text, expected):
     assert texts("labelled_name", text) == [expected]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Co-signed (HSR event): EAM\n", [("EAM", True)]),
+        ("Countersigned: JWP", [("JWP", True)]),
+        ("Report date 6 May 2025.  -- KNB\n", [("KNB", True)]),  # a double dash before the initials
+        # services and credentials after a signing label are no one's initials
+        ("Referred by: GP", [("GP", False)]),
+        ("Signed: K. Begay, RN, OCN", [("K. Begay", False)]),
+        # a key to staff initials: the letters are the name's own
+        ("Staff key: HC = Hywel Cadwaladr (reception), TP = Tegan Parry (lead)", [("HC", True), ("TP", True)]),
+        ("ED = Emergency Department; CT - Chest Trauma protocol", []),  # a glossary's words
+        ("HC = Tegan Parry", []),  # letters that are not the name's
+    ],
+)
+def test_initials_after_a_countersigning_label_a_double_dash_or_in_a_staff_key(text, expected):
+    """Dev notes of the twelfth pass: "Co-signed (HSR event): EAM" was found by the rule but
+    out-voted, "-- TPR" and a staff key's initials were not found at all."""
+    found = [(text[s.start : s.end], s.validated) for s in run("signature_name", text)]
+    assert found == expected

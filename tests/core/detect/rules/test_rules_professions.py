@@ -174,3 +174,33 @@ def test_a_relatives_job_in_brackets_after_them_is_found(text, expected):
     """Social histories name a relative and put the job in brackets: "son Christos (plumber)".
     Nothing said those words were a job, so the one model that read one was out-voted."""
     assert texts("profession", text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # a social history that opens with the job and says where
+        ("Scaffolder, Kaiwaka Access Scaffolding. Injured at work.", ["Scaffolder"]),
+        ("Barista at Fern and Flat White, Paekakariki. Rolled ankle.", ["Barista"]),
+        ("Teacher at Rangiora High School, off work 2/52.", ["Teacher"]),
+        # the jobs of those who treat are no social history
+        ("Nurse at bedside reports pt settled.", []),
+        ("Physiotherapist, Ward 7 review booked.", []),
+        # a social history's label, an age before the job, a relative named before it, "later"
+        ("Social history: Barista. Lives alone.", ["Barista"]),
+        ("HISTORY: 44-year-old right-handed commercial drywall finisher, with Brightline Interiors", ["commercial drywall finisher"]),
+        ("Her mother Chiamaka, a ward sister at Dawley Community Hospital, attended.", ["ward sister"]),
+        ("son Tomasz, a\n  long-distance lorry driver, is home at weekends", ["long-distance lorry driver"]),
+        ("Ex-shearer, later school caretaker. Widowed.", ["shearer", "school caretaker"]),
+        # without a relative or a job word there is nothing to find
+        ("Dr Okafor, a surgeon at Lakes, reviewed him.", []),
+        ("a 35-year-old with asthma", []),
+        ("Social: lives with wife, independent.", []),
+    ],
+)
+def test_a_job_opening_a_social_history_or_after_a_relatives_name_is_found(text, expected):
+    """Dev notes of the twelfth pass: "Scaffolder, Kāpiti Access Scaffolding", "a 44-year-old
+    right-handed commercial drywall finisher", "Her mother ..., a ward sister" were missed."""
+    spans = run("profession", text)
+    assert [text[s.start : s.end] for s in spans] == expected
+    assert all(s.validated for s in spans)
