@@ -296,7 +296,9 @@ _NEXT_IS_CAPITAL = re.compile(r"[ \t]+[A-Z]")
 # Sailing Squadron", "worked out of Eden"): in lower case it belongs to the sentence, not the
 # name ("The Alfred" is one); so does a sentence's opening verb of residence ("Lives 4
 # Ashfield Grove").
-_LEADING_ARTICLE = re.compile(r"(?:the|a|an|of|in|at|from|to|near|(?:Lives|Lived|Living|Resides)(?:[ \t]+(?:at|in))?)[ \t]+(?=\S)")
+_LEADING_ARTICLE = re.compile(
+    r"(?:the|a|an|of|in|at|from|to|near|(?:Lives|Lived|Living|Resides)(?:[ \t]+(?:at|in))?|GP:?(?=[ \t]+[A-Z][a-zā-ū]))[ \t]+(?=\S)"
+)
 
 
 _CAPITAL_WORD_BEFORE = re.compile(r"[A-Z][\w'’-]*[ \t]+$")
@@ -353,7 +355,7 @@ _NAME_LEAD = re.compile(
     r"|(?:Pt|Pts|Patient|Client|Resident|Res)\.?:?[ \t]+(?=[A-Z])"
     # a church's or a community's title ("Deacon Harold Wilkerson", "Sis. Lottie Bishop",
     # "Kaumātua Matiu Rangiuia")
-    r"|(?:Deacon|Pastor|Reverend|Rev\.?|Elder|Imam|Rabbi|Sister|Sis\.|Brother|Bro\.|Kaum[āa]tua)[ \t]+(?=[A-Z][a-z])"  # "Pt DUBROVSKY, LEV A": the role, in any case after it
+    r"|(?:Deacon|Pastor|Reverend|Rev\.?|Elder|Imam|Rabbi|Sister|Sis\.|Sr\.?|Brother|Bro\.|Kaum[āa]tua)[ \t]+(?=[A-Z][a-z])"  # "Pt DUBROVSKY, LEV A": the role, in any case after it
     # a care team's member by role: "Podiatrist Arjun Nair", "DE Fiona Blake"
     r"|(?:Podiatrist|Dietitian|Dietician|Physiotherapist|Physio|Pharmacist|Paramedic|Midwife|Psychologist"
     r"|Counsell?or|Interpreter|Radiographer|Sonographer|Audiologist|Optometrist|Educator|DE|CDE)[ \t]+(?=[A-Z][a-z])"
@@ -534,7 +536,11 @@ def _without_annotation_extras(text: str, s: Span) -> Span:
 # Two values written as a pair that a model read as one: "01478 960 235 / 07700 900 841",
 # "2017, 2021", "06/08/24 - 20/08/24". Each is its own value (and gets its own surrogate).
 _PAIR_SEP = re.compile(r"[ \t]*(?:/|,|;|-|–|to|or|&|and)[ \t]*")
-_FULL_DATE = re.compile(r"\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|(?:19|20)\d{2}")
+# (also a day and a month's name, "14 Feb and 22 April", which the models read as one date)
+_FULL_DATE = re.compile(
+    r"\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|(?:19|20)\d{2}"
+    r"|\d{1,2}(?:st|nd|rd|th)?[ \t]+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)[a-z]*\.?(?:[ \t]+(?:19|20)\d{2})?"
+)
 _EXTENSION = re.compile(r"[ \t,]*(?i:ext|extn|extension|x)\.?[ \t]*(\d{2,5})")
 _PHONE_PART = re.compile(r"\+?[\d()][\d() -]{6,}\d")
 
@@ -575,6 +581,18 @@ def _pair_parts(text: str, s: Span) -> list[Span]:
 _NOT_A_PLACES_END = frozenset("a an the and or of to in on at by for from with as".split())
 _NEXT_LINE_IS_CAPITAL = re.compile(r"\s+[A-Z]")
 _PREPOSITIONS = frozenset("in at from to with for by as".split())  # not "on": "Walgreens on Maple Ave"
+
+
+# A weekday after a name ("Seeing counsellor Mr Dempsey Thurs."): when, not who. ("Sun" is a
+# surname too, so it is left.)
+_WEEKDAY_END = re.compile(
+    r"[ \t]+(?:Mon|Tue|Tues|Wed|Weds|Thu|Thur|Thurs|Fri|Sat|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?\.?$"
+)
+
+
+def _without_weekday_after(text: str, s: Span) -> Span:
+    m = _WEEKDAY_END.search(text, s.start, s.end)
+    return s.with_(end=m.start()) if m is not None and m.start() > s.start else s
 
 
 def _without_trailing_words(text: str, s: Span) -> Span:
@@ -788,7 +806,7 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
             s = _with_initial_before(text, s, out[-1] if out else None)
             s = _with_first_name_before(text, s, out[-1] if out else None)
             s = _without_greeting(text, s)
-            s = _without_trailing_words(text, s)
+            s = _without_weekday_after(text, _without_trailing_words(text, s))
             s = _without_next_label(text, s)
             s = _without_department(text, s)
             s = _without_possessive(text, s)  # a person's; an organisation keeps its own ("St Vincent's")
@@ -810,7 +828,24 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
         if s.category is Category.CONTACT and start > 0 and text[start - 1] == "(" and ")" in text[start:end] and "(" not in text[start:end]:
             start -= 1
         out.append(_widened(s, start, end, ordered, i))
-    return _merge_same(_with_state_after(text, _join_nicknames(text, _widen_organisations(text, sort_spans(out)))))
+    return _ages_after_names(text, _merge_same(_with_state_after(text, _join_nicknames(text, _widen_organisations(text, sort_spans(out))))))
+
+
+# A person's age in brackets right after their name: "1020 Priya (14) HEADSSS f/u", "son
+# Pádraig (44), an HGV driver". The annotation marks the number as an age; nothing else can
+# stand there but an age (a bed or a ward comes before a name, not after it).
+_AGE_IN_BRACKETS = re.compile(r"[ \t]*\((\d{1,3})(?=[ \t]*(?:\)|,[ \t]*[A-Za-z]))")
+
+
+def _ages_after_names(text: str, spans: list[Span]) -> list[Span]:
+    added: list[Span] = []
+    for i, s in enumerate(spans):
+        if s.category is not Category.NAME or (m := _AGE_IN_BRACKETS.match(text, s.end)) is None:
+            continue
+        if not 0 < int(m[1]) <= 120 or (i + 1 < len(spans) and spans[i + 1].start < m.end(1)):
+            continue
+        added.append(s.with_(start=m.start(1), end=m.end(1), category=Category.AGE, fine="OTHER", validated=False))
+    return sort_spans(spans + added) if added else spans
 
 
 # The field and component separators of a pasted HL7 message ("PID|1||...||TAUMALOLO^SIONE^

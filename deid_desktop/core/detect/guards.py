@@ -333,9 +333,10 @@ _EXPIRY_BEFORE = re.compile(r"\b(?:exp|expiry|expires|expiring|expiration|use[\s
 _LAW_BEFORE = re.compile(r"\b(?:Act|Acts|Regulations?|Code|Order|Rules|Bill|Amendment|MHA|MCA|PACE|HIPAA)\s*(?:\(\w+\)\s*)?$")
 _GUIDELINE_AFTER = re.compile(r"\s*(?:guidelines?|guidance|criteria|consensus|classification|recommendations?|edition|ed\.|version)\b", re.IGNORECASE)
 # A weekday alone says nothing of a person ("Next visit Tue/Fri").
+# (and their plurals: "visits mum Sundays")
 _WEEKDAYS = re.compile(
-    r"(?:(?:mon|tues?|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?|wednesday|thursday|saturday)\.?(?:\s*(?:/|&|and|or|,|-)\s*"
-    r"(?:(?:mon|tues?|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?|wednesday|thursday|saturday)\.?)*",
+    r"(?:(?:mon|tues?|wed|weds|thu|thur|thurs|fri|sat|sun)(?:days?)?|wednesdays?|thursdays?|saturdays?)\.?(?:\s*(?:/|&|and|or|,|-)\s*"
+    r"(?:(?:mon|tues?|wed|weds|thu|thur|thurs|fri|sat|sun)(?:days?)?|wednesdays?|thursdays?|saturdays?)\.?)*",
     re.IGNORECASE,
 )
 # A tooth in Palmer or FDI notation after a dental word: "LR6", "UL7", "tooth 36".
@@ -1117,6 +1118,19 @@ def _clock_time_read_as_date(text: str, span: Span) -> bool:
     return span.category == Category.DATE and _CLOCK_NOT_YEAR.fullmatch(text, span.start, span.end) is not None
 
 
+# The second term of a ratio, a risk or a dilution ("combined screen (1:5200)", "titre 1:640").
+_RATIO_BEFORE = re.compile(r"(?<![\w:.])1[ \t]*:[ \t]*$")
+_DIGITS = re.compile(r"\d[\d,]*")
+
+
+def _ratio_term(text: str, span: Span) -> bool:
+    return (
+        span.category in (Category.ID, Category.DATE, Category.AGE, Category.CONTACT)
+        and _DIGITS.fullmatch(text, span.start, span.end) is not None
+        and _RATIO_BEFORE.search(text, max(0, span.start - 6), span.start) is not None
+    )
+
+
 # Routes and frequencies written after a drug's name.
 _DOSE_WORDS = frozenset("po iv im sc sl pr ng pv top inh neb bd bid tds tid qid qds od om on prn mane nocte stat".split())
 
@@ -1171,6 +1185,7 @@ class ClinicalTermGuard:
             if (s.start, s.end) not in times
             and not _is_quantity(text, s)
             and not _clock_time_read_as_date(text, s)
+            and not _ratio_term(text, s)
             and not _is_not_a_date_or_id(text, s)
             and not _is_not_phi_by_shape(text, s)
             and not _is_job_title(text, s)

@@ -826,3 +826,28 @@ def test_weekdays_join_dates_and_titles_or_sentence_openers_leave_names(text, pa
     """Dev notes of the twelfth pass: "Tues 4/11" was marked without its weekday, "Mon 10/11
     0915" with its time, "Deacon Harold Wilkerson" with the title."""
     assert found(text, [span(text, part, category)]) == expected
+
+
+@pytest.mark.parametrize(
+    "text, spans, expected",
+    [
+        # two dates read as one are two
+        ("Two falls this year (14 Feb and 22 April).", [("14 Feb and 22 April", Category.DATE)], ["14 Feb", "22 April"]),
+        # a weekday after a name is when, not who
+        ("Seeing counsellor Mr Dempsey Thurs. Mood 6/10.", [("Dempsey Thurs", Category.NAME)], ["Dempsey"]),
+        ("Seen by Grace Sun today", [("Grace Sun", Category.NAME)], ["Grace Sun"]),  # "Sun" is a surname too
+        # "GP" before a practice is the role, "Sr" before a name the title
+        ("HEADSSS done. GP Torere Road Health Clinic informed", [("GP Torere Road Health Clinic", Category.ORGANIZATION)], ["Torere Road Health Clinic"]),
+        ("Handover 08:05 to Sr Comfort Asante-Boateng, ED", [("Sr Comfort Asante-Boateng", Category.NAME)], ["Comfort Asante-Boateng"]),
+        # an age in brackets after a name
+        ("1020 Priya (14) HEADSSS f/u", [("Priya", Category.NAME)], ["Priya", "14"]),
+        ("with son Padraig (44), an HGV driver", [("Padraig", Category.NAME)], ["Padraig", "44"]),
+        ("Dr Ngata (4471) on call", [("Ngata", Category.NAME)], ["Ngata"]),  # four digits: an extension, no age
+        ("Ward 7 (12) beds open", [], []),
+    ],
+)
+def test_dates_split_and_names_lose_weekdays_roles_and_titles_and_gain_their_ages(text, spans, expected):
+    """Dev notes 87-105 (twelfth pass)."""
+    assert found(text, [span(text, v, c) for v, c in spans]) == expected
+    ages = [s for s in complete(text, [span(text, v, c) for v, c in spans]) if s.category is Category.AGE]
+    assert all(text[s.start : s.end].isdigit() for s in ages)

@@ -175,6 +175,9 @@ NOT_PHI = [
     ("has had his weekly Webster-pak packed here", "Webster-pak", Category.NAME),
     ("Medicare 4614 89709 4   DVA Gold QX284517", "Gold", Category.NAME),
     ("Script to Kowhai Drug. Also Bellbird Rx faxed.", "Also", Category.ORGANIZATION),
+    ("Lives alone; visits mum Sundays in Wolverhampton.", "Sundays", Category.NAME),
+    ("Low-risk combined screen (1:5200).", "5200", Category.ID),
+    ("ANA positive, titre 1:640 speckled", "640", Category.DATE),
 ]
 
 # Real PHI beside those, which must stay.
@@ -218,6 +221,7 @@ STILL_PHI = [
     ("Moved here in 1987.", "1987", Category.DATE),
     # a surname with a drug's letters inside it, not at its end
     ("Seen by Dr Mabinty Olol-Reyes.", "Mabinty", Category.NAME),
+    ("Ward clerk: 11:5200 on the board", "5200", Category.ID),  # no ratio: "11:" is no "1:"
 ]
 
 

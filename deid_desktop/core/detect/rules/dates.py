@@ -92,7 +92,9 @@ class DateDetector(RuleDetector):
 
         for m in _DAY_MONTH.finditer(text):
             if 1 <= int(m["d"]) <= 31 and not (m["y"] is None and m["y2"] is None and unit_follows(text, m.end())):
-                add(m.start(), m.end(), 0.95 if (m["y"] or m["y2"]) else 0.85, full=bool(m["y"] or m["y2"]))
+                # a day and a month's name is a date with or without its year ("hui 2 Sept":
+                # both models missed the abbreviation and out-voted the rule)
+                add(m.start(), m.end(), 0.95 if (m["y"] or m["y2"]) else 0.85, full=True)
         for m in _MONTH_DAY.finditer(text):
             if 1 <= int(m["d"]) <= 31 and (m["y"] or not unit_follows(text, m.end())):
                 add(m.start(), m.end(), 0.95 if m["y"] else 0.85, full=bool(m["y"]))

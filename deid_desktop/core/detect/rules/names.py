@@ -337,7 +337,7 @@ _LOG_LABELS = frozenset(
 
 _INITIALS_KEY = re.compile(
     rf"(?<![\w/])(?P<n>[A-Z]{{2,3}})[ \t]*(?:=|[-–—:])[ \t]*(?:(?:{_TITLE})\b\.?[ \t]+)?"
-    rf"(?P<full>[{UP}][{LO}]+(?:[ \t]+[{UP}][\w'’-]+){{1,2}})"
+    rf"(?P<full>[{UP}][{LO}]+(?:[ \t]+[{UP}][{LO}][\w'’-]*){{1,2}})"  # (not a role after it: "TW = Talia Wirihana ANUM")
 )
 _LAST_FIRST_FORM = re.compile(rf"(?<![\w,])(?P<last>{WORD}),[ \t]*(?P<first>{WORD})(?:[ \t]+[{UP}]\b\.?)?")
 

@@ -9,7 +9,7 @@ from functools import lru_cache
 from ...categories import Category
 from ...spans import Span
 from ..base import register
-from ..lexicons import encoder_words, hospitals, name_words, not_names
+from ..lexicons import clinical_acronyms, encoder_words, hospitals, name_words, not_names, places
 from .common import LO, UP, RuleDetector, keep_longest, trie_regex
 
 _HOSPITAL_SUFFIX = (
@@ -30,7 +30,7 @@ _HOSPITAL_SUFFIX = (
 _ALLIED_SUFFIX = (
     r"(?:Physical\s+Therapy|Therapy|Therapies|Physio|Physiotherapy|Podiatry|Dental|Audiology|Optometry|Optometrists"
     r"|Counsell?ing|Orthop(?:a)?edics?(?:\s+(?:&|and)\s+Spine)?|(?:Urgent\s+)?(?:&|and)\s+After\s+Hours|After\s+Hours"
-    r"|CMHT|CAMHS)"
+    r"|CMHT|CAMHS|Team)"
 )
 _SCHOOL_SUFFIX = r"(?:High\s+School|Primary\s+School|School|High|Primary|College|Academy|Kindergarten|Kindy|Preschool|SHS|Grammar)"
 # No closing full stop: "Globex Inc." at the end of a sentence keeps its stop outside the span.
@@ -63,6 +63,12 @@ _SUFFIX = re.compile(
 _NAME_BEFORE = re.compile(rf"(?<![\w'’-])(?P<n>{_NAME_PART}),?{_GAP}$")
 _KINDS = {"hospital": ("HOSPITAL", 0.85), "company": ("COMPANY", 0.85), "business": ("COMPANY", 0.7), "pharmacy": ("HOSPITAL", 0.85),
           "allied": ("HOSPITAL", 0.8), "school": ("OTHER", 0.8)}
+# A Māori-medium school or early-learning centre by its form: "Te Kura Kaupapa Māori o
+# Waioeka", "Te Kōhanga Reo o Ngā Kuaka".
+_KURA = re.compile(
+    rf"\b(?:Te[ \t]+)?(?:Kura(?:[ \t]+Kaupapa[ \t]+M[āa]ori)?|K[ōo]hanga[ \t]+Reo|Wharekura)[ \t]+o[ \t]+(?:(?:te|ng[āa])[ \t]+)?"
+    rf"[{UP}][\w'’-]*(?:[ \t]+[{UP}][\w'’-]*)?"
+)
 # A UK prison by its prefix: "HMP Altcourse", "HMYOI Feltham", "HM Prison Barlinnie".
 _PRISON = re.compile(rf"\b(?:HMP|HMYOI|HMP/YOI|HM[ \t]+Prison)[ \t]+(?P<n>[{UP}][{LO}]+(?:[ \t]+[{UP}][{LO}]+)?)")
 _EMPLOYER = re.compile(
@@ -142,7 +148,11 @@ def _has_a_name_word(text: str, start: int, end: int, words: list[str]) -> bool:
     if "," in text[start:end] or text[end : end + 1] == ",":
         return False
     vocab = encoder_words()
-    return any(w not in vocab and w not in _GENERIC and w not in _TREATMENT_WORDS and len(w) > 2 for w in words)
+    known = places()
+    return any(w in known and len(w) > 2 for w in words) or any(
+        w not in vocab and w not in _GENERIC and w not in _TREATMENT_WORDS and len(w) > 2 and w.upper() not in clinical_acronyms()
+        for w in words
+    )
 
 
 # "St." ending a street's name and a sentence, the next one opened by an everyday word.
@@ -177,6 +187,8 @@ class OrganisationDetector(RuleDetector):
             # Written exactly as listed, a known hospital, insurer or pharmacy chain is one
             # whatever the models say ("Express Scripts" was in no member's view).
             found.append(self.span(m.start(), m.end(), Category.ORGANIZATION, "HOSPITAL", 0.9, validated=True))
+        for m in _KURA.finditer(text):
+            found.append(self.span(m.start(), m.end(), Category.ORGANIZATION, "OTHER", 0.85, validated=True))
         for m in _PRISON.finditer(text):
             found.append(self.span(m.start(), m.end(), Category.ORGANIZATION, "OTHER", 0.9, validated=True))
         for m in _ORG_FIELD.finditer(text):

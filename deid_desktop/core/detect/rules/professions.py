@@ -44,10 +44,10 @@ _CONTEXTS = [
     # (29, pharmacy technician)", "wife Halina (part-time school cook)"; the job must end in a
     # listed or generic head and close the bracket or its first clause ("Sister Jones (nurse)"
     # is a ward sister's title: "sister" counts in lower case only)
-    (rf"\b{_KIN}\b[^()\n]{{0,48}}\([ \t]*(?:\d{{1,3}}[ \t]*(?:y|yo|yrs?)?[ \t]*,[ \t]*)?", 0.6),
+    (rf"\b{_KIN}\b[^()\n]{{0,48}}\([ \t]*(?:\d{{1,3}}[ \t]*(?:y|yo|yrs?)?[ \t]*,[ \t]*)?(?:an?[ \t]+)?", 0.6),
     # ... or after their name and a comma ("Her mother Chiamaka, a ward sister at ...",
     # "son Tomasz, a long-distance lorry driver")
-    (rf"\b{_KIN}\b[^()\n.;,]{{0,40}},[ \t]+an?(?:[ \t]+|(?=\n))" + _WRAP, 0.6),
+    (rf"\b{_KIN}\b[^()\n.;,]{{0,40}}(?:\([^()\n]{{1,12}}\))?,[ \t]+an?(?:[ \t]+|(?=\n))" + _WRAP, 0.6),
     # a social history's label, and an age before the job ("44-year-old right-handed commercial
     # drywall finisher", "a 35 year old builder"): the job must end in a listed or generic head
     (r"\b(?:social[ \t]+history|social[ \t]+hx|soc[ \t]*hx|sh|social)[ \t]*:[ \t]*", 0.8),
@@ -59,7 +59,8 @@ _CONTEXTS = [
     (r"(?:\b(?:is|was|am|i'm|i’m)[ \t]+(?:an?(?:[ \t]+|(?=\n)))?|['’]s[ \t]+an?(?:[ \t]+|(?=\n)))" + _WRAP, 0.6),
 ]
 _IN_BRACKETS = 3  # the index of the relative's bracket among the contexts
-_BRACKET_CLAUSE_END = re.compile(r"[ \t]*[),;]")
+# (or the place of the job: "granddaughter shaye (a vet nurse in Warkworth)")
+_BRACKET_CLAUSE_END = re.compile(r"[ \t]*[),;]|[ \t]+(?:in|at|for|with)[ \t]+[A-Z][^()\n]{0,40}\)")
 # What a relative does for the patient, not a job: "(primary caregiver)", "(main carer)".
 _CARING = re.compile(r"(?i)\b(?:carer|caregiver|care[ \t]+giver|support[ \t]+person)$")
 # Heads that name a job only with a word of their own before them: "freezing worker", "school
@@ -83,7 +84,8 @@ _NOT_MODIFIERS = frozenset(
 # A lower-case word that may stand before the head ("shearers'", "fly-in"); a clause word
 # ("a team with the nurses") ends the phrase before it.
 _MODIFIER = (
-    r"(?-i:(?!(?:a|an|the|and|or|of|for|to|in|at|on|with|by|from|who|which|that|is|was|as|later|then|now)\b)[a-z][a-z'’-]*)"
+    r"(?-i:(?!(?:a|an|the|and|or|of|for|to|in|at|on|with|by|from|who|which|that|is|was|as|later|then|now)\b)[a-z][a-z'’-]*"
+    r"|[A-Z]{2,4}(?=[ \t]+[a-z]))"  # an acronym's licence or ward ("an HGV driver", "an ICU nurse")
 )
 
 

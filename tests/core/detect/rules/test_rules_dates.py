@@ -182,3 +182,10 @@ def test_a_day_and_month_after_review_visit_or_before_is_a_date(text, expected):
     spans = run("date", text)
     assert [text[s.start : s.end] for s in spans] == expected
     assert all(s.validated for s in spans)
+
+
+def test_a_day_and_a_months_name_is_a_date_whatever_the_vote():
+    """"hui with whānau 2 Sept": both models missed the abbreviation and out-voted the rule."""
+    text = "Plan: hui with whanau 2 Sept at school."
+    spans = run("date", text)
+    assert [(text[s.start : s.end], s.validated) for s in spans] == [("2 Sept", True)]

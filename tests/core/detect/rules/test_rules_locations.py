@@ -401,3 +401,18 @@ def test_an_organisation_is_not_read_back_across_a_street_and_the_next_sentence(
     assert texts("organisation", text) == ["Kowhai Drug", "Bellbird Rx"]
     saint = "Referred to St. Vincent Community Pharmacy today."
     assert texts("organisation", saint) == ["St. Vincent Community Pharmacy"]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("started July from Te Kura Kaupapa Māori o Waioeka) vision screen", ["Te Kura Kaupapa Māori o Waioeka"]),
+        ("Older sibling at Te Kōhanga Reo o Pukekawa; whānau support", ["Te Kōhanga Reo o Pukekawa"]),
+        ("- Crisis: Leeds Crisis Resolution Team 01632 960999", ["Leeds Crisis Resolution Team"]),
+        ("Discussed at the MDT Team meeting", []),  # an acronym names no team of anyone's
+        ("Crisis Resolution Team referral made", []),  # a kind of team
+    ],
+)
+def test_maori_medium_schools_and_teams_named_for_a_place(text, expected):
+    spans = run("organisation", text)
+    assert [text[s.start : s.end] for s in spans] == expected

@@ -520,3 +520,8 @@ def test_initials_after_a_countersigning_label_a_double_dash_or_in_a_staff_key(t
     out-voted, "-- TPR" and a staff key's initials were not found at all."""
     found = [(text[s.start : s.end], s.validated) for s in run("signature_name", text)]
     assert found == expected
+
+
+def test_a_staff_keys_name_stops_before_a_role_in_capitals():
+    text = "Staff key: KMc = Kiara McInerney RN (triage) | TW = Talia Wirihana ANUM |"
+    assert ("TW", True) in [(text[s.start : s.end], s.validated) for s in run("signature_name", text)]

@@ -204,3 +204,16 @@ def test_a_job_opening_a_social_history_or_after_a_relatives_name_is_found(text,
     spans = run("profession", text)
     assert [text[s.start : s.end] for s in spans] == expected
     assert all(s.validated for s in spans)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Her granddaughter shaye (a vet nurse in Warkworth) asked to be copied in", ["vet nurse"]),
+        ("travelling behind with son Padraig (44), an HGV driver for Dalesway Haulage", ["HGV driver"]),
+        ("she is an ICU nurse on nights", ["ICU nurse"]),
+        ("son Tom (see plumber in town)", []),  # the bracket says something else
+    ],
+)
+def test_a_relatives_job_with_its_article_place_age_or_licence(text, expected):
+    assert texts("profession", text) == expected
