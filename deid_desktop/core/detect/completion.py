@@ -239,7 +239,12 @@ _WEEKDAY_JUST_BEFORE = re.compile(rf"(?<![\w/])(?i:{_WEEKDAY_NAMES})\.?,?[ \t]+$
 _DAY_FIRST = re.compile(r"\d")
 
 
+_THE_BEFORE_YEAR = re.compile(r"[Tt]he[ \t]+(?=(?:19|20)\d\d(?!\d))")
+
+
 def _with_weekday(text: str, s: Span, prev: Span | None) -> Span:
+    if (the := _THE_BEFORE_YEAR.match(text, s.start, s.end)) is not None:
+        s = s.with_(start=the.end())  # "the 2026 season": the article is the sentence's
     if not _DAY_FIRST.match(text, s.start):
         return s
     w = _WEEKDAY_JUST_BEFORE.search(text, max(0, s.start - 12), s.start)

@@ -758,6 +758,23 @@ _CAPITALS = re.compile(r"[A-Z][A-Z0-9]{1,4}")
 _DIAGNOSIS_BEFORE = re.compile(r"\b(?i:dx|diagnosis|diagnoses|ddx|impression)[ \t]*[:\-][ \t]*$")
 
 
+# A title read as a name of its own before the name it belongs to ("Sr" + "Comfort
+# Asante-Boateng", "Deacon" + "Harold Wilkerson"): no one's name.
+_TITLES_ALONE = frozenset(
+    """dr doctor mr mrs ms miss mx prof professor sister sr sis matron rev reverend deacon pastor rabbi imam
+    chaplain kaumātua kaumatua whaea matua father bro brother elder""".split()
+)
+_CAPITAL_NEXT = re.compile(r"\.?[ \t]+[A-Z]")
+
+
+def _only_a_title(text: str, span: Span) -> bool:
+    return (
+        span.category == Category.NAME
+        and text[span.start : span.end].rstrip(".").casefold() in _TITLES_ALONE
+        and _CAPITAL_NEXT.match(text, span.end) is not None
+    )
+
+
 def _only_acronyms(text: str, span: Span) -> bool:
     """A name, place or organisation made only of clinical abbreviations in capitals ("CBC",
     "NSTEMI", "CAMHS"), unless a title stands before it."""
@@ -1194,6 +1211,7 @@ class ClinicalTermGuard:
             and not _is_a_habit(text, s)
             and not _is_not_a_persons_number(text, s)
             and not _only_acronyms(text, s)
+            and not _only_a_title(text, s)
             and not _only_credentials(text, s)
             and not _is_no_job(text, s)
             and not (s.category == Category.ORGANIZATION and _only_kind_word(text, s))

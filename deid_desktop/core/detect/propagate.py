@@ -41,6 +41,14 @@ _MIN_WHOLE = 4  # characters of an organisation or place repeated as a whole
 _LITERAL = (Category.ID, Category.CONTACT, Category.DATE)
 _MIN_LITERAL = 5
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;\n]\s*|\n\s*[-*•]\s*)$")
+# A lower-case verb ending in -s or -ed right after a word, and not a word that such endings
+# make ordinary ("Brown stained fluid", "Grace periods"): as in "Ivy says", "Ivy scored".
+_PERSONS_VERB_AFTER = re.compile(
+    r"[ \t]+(?!(?:stained|spotted|colored|coloured|tinged|based|shaped|sized|related|linked|was|has|is)\b)"
+    r"(?:says|said|reports|reported|states|stated|agreed|agrees|denies|denied|scored|asked|asks|wants|wanted"
+    r"|feels|felt|lives|lived|walked|walks|milked|worked|works|told|tells|rang|called|declined|declines|prefers"
+    r"|preferred|remains|remained|understands|understood|confirmed|confirms|attended|attends)\b"
+)
 _TITLES = frozenset(
     "dr doctor mr mrs ms miss mx prof professor nurse sister rn rm the and of de da van von der den la le".split()
 )
@@ -213,7 +221,11 @@ class Propagator:
             exact_only = True if whole else self._exact_only(value)
             for a, b in words.matches(value, exact_only, whole):
                 if exact_only and not whole and _SENTENCE_START.search(text[max(0, a - 4) : a]):
-                    continue  # "Will you …" at a sentence start is not the patient Will
+                    # "Will you …" at a sentence start is not the patient Will; but a name the
+                    # note gave in full, opening a sentence with a verb in the past or the third
+                    # person after it, is the person ("Ivy says her ankles ...", "Ivy agreed")
+                    if origin.category != Category.NAME or not _PERSONS_VERB_AFTER.match(text, b):
+                        continue
                 self._add(text, origin, a, b, taken, added)
         return sort_spans(spans + added) if added else spans
 

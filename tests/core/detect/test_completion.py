@@ -844,6 +844,7 @@ def test_weekdays_join_dates_and_titles_or_sentence_openers_leave_names(text, pa
         ("with son Padraig (44), an HGV driver", [("Padraig", Category.NAME)], ["Padraig", "44"]),
         ("Dr Ngata (4471) on call", [("Ngata", Category.NAME)], ["Ngata"]),  # four digits: an extension, no age
         ("Ward 7 (12) beds open", [], []),
+        ("keen to get back for the 2026 season", [("the 2026", Category.DATE)], ["2026"]),
     ],
 )
 def test_dates_split_and_names_lose_weekdays_roles_and_titles_and_gain_their_ages(text, spans, expected):

@@ -178,6 +178,8 @@ NOT_PHI = [
     ("Lives alone; visits mum Sundays in Wolverhampton.", "Sundays", Category.NAME),
     ("Low-risk combined screen (1:5200).", "5200", Category.ID),
     ("ANA positive, titre 1:640 speckled", "640", Category.DATE),
+    ("Handover 08:05 to Sr Comfort Asante-Boateng, ED", "Sr", Category.NAME),  # a title read as a name of its own
+    ("WHY WE CAME: Deacon Harold Wilkerson said", "Deacon", Category.NAME),
 ]
 
 # Real PHI beside those, which must stay.
@@ -222,6 +224,7 @@ STILL_PHI = [
     # a surname with a drug's letters inside it, not at its end
     ("Seen by Dr Mabinty Olol-Reyes.", "Mabinty", Category.NAME),
     ("Ward clerk: 11:5200 on the board", "5200", Category.ID),  # no ratio: "11:" is no "1:"
+    ("Spoke to Sister about the plan.", "Sister", Category.NAME),  # a title alone, before no name, is left to the vote
 ]
 
 

@@ -46,6 +46,14 @@ def test_a_name_that_is_also_a_word_spreads_only_with_its_capital_and_not_at_a_s
     assert out[1].start == text.index("with Will") + len("with ")
 
 
+def test_a_name_that_is_also_a_word_opens_a_sentence_when_a_persons_verb_follows(prop):
+    """Dev note 89 (twelfth pass): "Mrs Ivy Maud KING" was found, and "Ivy says her ankles
+    are puffy", "Ivy agreed" went out as written."""
+    text = "RE: Mrs Ivy Maud KING.\nIvy milked cows for years. 4. Ivy says her ankles ache. Ivy leaves were found. Ivy agreed."
+    out = prop.propagate(text, [at(text, "Ivy Maud KING")])
+    assert [(text[s.start : s.end], text[s.end : s.end + 4]) for s in out[1:]] == [("Ivy", " mil"), ("Ivy", " say"), ("Ivy", " agr")]
+
+
 def test_a_clinical_term_containing_the_name_is_not_flagged(prop):
     text = "Mr Parkinson reviewed. Known Parkinson's disease. Parkinson is keen to go home."
     out = prop.propagate(text, [at(text, "Parkinson")])

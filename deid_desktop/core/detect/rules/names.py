@@ -328,7 +328,12 @@ _LOG_STAMP = re.compile(
 # brackets ("doyinsola (niece):").
 _CHAT_LINE = re.compile(r"(?m)^[ \t]*(?=(?P<who>(?-i:[A-Z]{2,3})|[^\W\d_][^\W\d_'’-]{1,19})(?:[ \t]+\([^)\n]{1,20}\))?[ \t]*:[ \t]+\S)")
 _LOG_TAG = re.compile(r"(?P<n>[A-Z]{2,3}|[a-z]{2,3})[ \t]*:(?![/\d])")
-_LOG_END = re.compile(r"(?:(?<=[.!?)])[ \t]+[-–—~]?|[ \t]+[-–—~])[ \t]*(?P<n>[A-Z]{2,3})[ \t]*$|[ \t]+[-–—~][ \t]*(?P<low>[a-z]{2,3})[ \t]*$", re.M)
+# (initials of a Mc or Mac surname keep its small letters: "-KMc")
+_LOG_END = re.compile(
+    r"(?:(?<=[.!?)])[ \t]+[-–—~]?|[ \t]+[-–—~])[ \t]*(?P<n>[A-Z]{2,3}|[A-Z]{1,2}Ma?c[A-Z]?)[ \t]*$"
+    r"|[ \t]+[-–—~][ \t]*(?P<low>[a-z]{2,3})[ \t]*$",
+    re.M,
+)
 _LOG_LABELS = frozenset(
     "RE CC PT MD DR RN NP PA GP BP HR RR OT ST SW ED ER CT MR DX HX RX TX SX PS NB FYI DOB MRN NHI NHS ID "
     "AM PM OK NOK LM VM IV PO".split()
@@ -336,7 +341,7 @@ _LOG_LABELS = frozenset(
 
 
 _INITIALS_KEY = re.compile(
-    rf"(?<![\w/])(?P<n>[A-Z]{{2,3}})[ \t]*(?:=|[-–—:])[ \t]*(?:(?:{_TITLE})\b\.?[ \t]+)?"
+    rf"(?<![\w/])(?P<n>[A-Z]{{2,3}}|[A-Z]{{1,2}}Ma?c[A-Z]?)[ \t]*(?:=|[-–—:])[ \t]*(?:(?:{_TITLE})\b\.?[ \t]+)?"
     rf"(?P<full>[{UP}][{LO}]+(?:[ \t]+[{UP}][{LO}][\w'’-]*){{1,2}})"  # (not a role after it: "TW = Talia Wirihana ANUM")
 )
 _LAST_FIRST_FORM = re.compile(rf"(?<![\w,])(?P<last>{WORD}),[ \t]*(?P<first>{WORD})(?:[ \t]+[{UP}]\b\.?)?")
@@ -418,7 +423,9 @@ class SignatureNameDetector(_NameRule):
             # are the name's own, whatever word they spell
             words = m["full"].split()
             # ... and a name, not a glossary's words ("ED = Emergency Department")
-            if m["n"][0] == words[0][0] and m["n"][-1] == words[-1][0] and not all(w.casefold() in encoder_words() for w in words):
+            mac = re.search(r"Ma?c", m["n"])
+            last = words[-1].startswith(m["n"][mac.start() :]) if mac else m["n"][-1] == words[-1][0]
+            if m["n"][0] == words[0][0] and last and not all(w.casefold() in encoder_words() for w in words):
                 yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
         yield from self._log_initials(text, plain)
 

@@ -525,3 +525,12 @@ def test_initials_after_a_countersigning_label_a_double_dash_or_in_a_staff_key(t
 def test_a_staff_keys_name_stops_before_a_role_in_capitals():
     text = "Staff key: KMc = Kiara McInerney RN (triage) | TW = Talia Wirihana ANUM |"
     assert ("TW", True) in [(text[s.start : s.end], s.validated) for s in run("signature_name", text)]
+
+
+def test_initials_of_a_mac_surname_sign_a_log_and_head_a_staff_key():
+    text = (
+        "22/07 00:10  Trop sent. Dr Vandermeer aware. -KMc\n22/07 00:20  Wife arrived. -KMc\n"
+        "22/07 01:15  Handed to crew. -TW\nStaff key: KMc = Kiara McInerney RN (triage)"
+    )
+    found = [text[s.start : s.end] for s in run("signature_name", text)]
+    assert found.count("KMc") == 3 and "TW" in found
