@@ -312,6 +312,17 @@ _INITIALS_BEFORE_CREDENTIAL = re.compile(r"[-–—][ \t]*(?P<n>[a-z]{2,4}),?[ \
 _INITIALS_BEFORE_ROLE = re.compile(
     r"(?<![\w/])(?P<n>[A-Z]{2,3})[ \t]*\((?:RN|EN|RM|HCA|HCSW|SN|NA|CNA|LPN|LVN|CNS|NP|PCW|AIN|SW|OT|PT|DN)\)"
 )
+# Initials in brackets after the role of the one they name ("OT (MG)", "Physio (KL) to
+# review"), the initials after "by" that end a clause ("fortnightly visits by RP."), and
+# initials opening a numbered item or a line before a dash ("1. SC -- reports ...",
+# "TR - phoned"): meeting minutes and care plans attribute so.
+_ROLE_THEN_INITIALS = re.compile(
+    r"\b(?:OT|PT|SW|RN|EN|SLT|SALT|Physio|Physiotherapist|Dietitian|Dietician|Psych|Psychologist|Pharmacist|Pharm"
+    r"|Social[ \t]+Worker|Nurse|Dr|RMO|Reg|Registrar|Consultant|Chaplain|NP|CNS|HCA|Case[ \t]+Manager|Key[ \t]?worker"
+    r"|Care[ \t]+Coordinator|Podiatrist|Audiologist|Psychiatrist|Coordinator)[ \t]*\([ \t]*(?P<n>[A-Z]{2,3})[ \t]*\)"
+)
+_BY_INITIALS = re.compile(r"\bby[ \t]+(?P<n>[A-Z]{2,3})(?=[ \t]*(?:[.;,)]|$))", re.M)
+_ITEM_INITIALS = re.compile(r"(?m)^[ \t]*(?:\d{1,2}[.)][ \t]*)?(?P<n>[A-Z]{2,3})[ \t]+(?:--?|–|—)[ \t]+(?=[a-z])")
 _INITIALS_BEFORE_NUMBER = re.compile(r"(?<![\w/])(?P<n>[A-Z]{2,3})[ \t]*(?:/[ \t]*)?(?=(?:bleep|ext|extn|pager)\b\.?[ \t]*:?[ \t]*\d)", re.I)
 # A message or phone log: lines stamped with a date (and a time). Staff sign each entry with
 # their initials, as a speaker tag after the stamp ("12/02/25 1040  TP: LM on home #") or at
@@ -418,6 +429,14 @@ class SignatureNameDetector(_NameRule):
             for g in ("a", "b"):
                 if plain(m[g].upper()) and plain(m[g]):
                     yield self.span(m.start(g), m.end(g), Category.NAME, "DOCTOR" if g == "a" else "OTHER", 0.8, validated=True)
+        for m in _ROLE_THEN_INITIALS.finditer(text):
+            # the role before the bracket says a person: even letters that spell an
+            # abbreviation ("OT (MG)") are their initials, unless another role's or a service's
+            if m["n"] not in _ROLE_INITIALS and m["n"] not in _SERVICES:
+                yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
+        for m in (*_BY_INITIALS.finditer(text), *_ITEM_INITIALS.finditer(text)):
+            if _signing_initials(m["n"]) and m["n"] not in _COMMON_CAPITALS:
+                yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
         for m in _INITIALS_KEY.finditer(text):
             # a key to the initials ("HC = Hywel Cadwaladr", "TP - Tegan Parry"): the letters
             # are the name's own, whatever word they spell
@@ -489,6 +508,12 @@ class SignatureNameDetector(_NameRule):
 _CAPITALS = re.compile(r"[A-Z]{2,4}")
 # Services and teams that sign or refer as often as people do ("Referred by: GP").
 _SERVICES = frozenset("ER ED DN IDT MDT AMHP CMHT OOH ICU HDU CCU SCBU NICU PICU".split())
+
+
+# Capitals that stand after "by" or open an item as often as initials do, and are no one's.
+_COMMON_CAPITALS = frozenset(
+    "AM PM UK US USA NZ AU NHS ACC WINZ MSD DHB HB TBC TBA NA NIL NFA SOS ASAP FYI AKA ETA DNA RIP WHO CEO".split()
+)
 
 
 def _signing_initials(value: str) -> bool:

@@ -534,3 +534,25 @@ def test_initials_of_a_mac_surname_sign_a_log_and_head_a_staff_key():
     )
     found = [text[s.start : s.end] for s in run("signature_name", text)]
     assert found.count("KMc") == 3 and "TW" in found
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Goals set by OT (MG) and Physio (KL).", ["MG", "KL"]),  # a role, then the initials in brackets
+        ("fortnightly visits by RP.\n", ["RP"]),
+        ("1. SC -- reports knee pain improving", []),  # "SC" is subcutaneous as often
+        ("2. TR -- phoned wife, plan agreed", ["TR"]),
+        ("TR - phoned wife", ["TR"]),
+        # abbreviations, services and headings stay
+        ("caused by UTI.", []),
+        ("seen by GP.", []),
+        ("Discussed with ACC.", []),
+        ("stent to RCA, stable.", []),
+        ("PT -- continue exercises", []),
+        ("|  CB -- Improved daily living", []),  # a table's category, capitalised after the dash
+        ("Seen by Dr (GP) today", []),
+    ],
+)
+def test_initials_after_a_role_after_by_or_opening_an_item(text, expected):
+    assert texts("signature_name", text) == expected
