@@ -45,10 +45,15 @@ NOTES = Path(__file__).resolve().parent / "data" / "unseen_notes"
 FRESH = Path(__file__).resolve().parent / "data" / "fresh_notes"
 
 
+def _by_number(folder: Path) -> list[Path]:
+    """The notes in the order of their numbers ("101_..." after "99_...", not before "11_...")."""
+    return sorted(folder.glob("*.txt"), key=lambda p: (int(p.name.split("_", 1)[0]), p.name))
+
+
 def load_notes(folder: Path = NOTES) -> tuple[list, list]:
-    """(development half, test half): notes with odd and even numbers."""
+    """(development half, test half): notes with odd and even numbers, in number order."""
     dev, test = [], []
-    for p in sorted(folder.glob("*.txt")):
+    for p in _by_number(folder):
         doc = from_inline_markup(p.read_text(encoding="utf-8"), p.name)
         number = int(p.name.split("_", 1)[0])
         (dev if number % 2 else test).append(doc)
@@ -57,7 +62,7 @@ def load_notes(folder: Path = NOTES) -> tuple[list, list]:
 
 def load_fresh(folder: Path = FRESH) -> list:
     """The fresh notes, all of them a test set (empty when the folder is absent)."""
-    return [from_inline_markup(p.read_text(encoding="utf-8"), p.name) for p in sorted(folder.glob("*.txt"))]
+    return [from_inline_markup(p.read_text(encoding="utf-8"), p.name) for p in _by_number(folder)] if folder.is_dir() else []
 
 
 def misses(docs: list, preds: list) -> Counter:

@@ -239,7 +239,11 @@ _WEEKDAY_JUST_BEFORE = re.compile(rf"(?<![\w/])(?i:{_WEEKDAY_NAMES})\.?,?[ \t]+$
 _DAY_FIRST = re.compile(r"\d")
 
 
-_THE_BEFORE_YEAR = re.compile(r"[Tt]he[ \t]+(?=(?:19|20)\d\d(?!\d))")
+_THE_BEFORE_YEAR = re.compile(
+    r"[Tt]he[ \t]+(?=(?:19|20)\d\d(?!\d))"
+    # "week of 3rd Nov", "w/c 14/7": the words say which week; the date is the value
+    r"|(?:(?:[Tt]he[ \t]+)?(?:[Ww]eek|[Ww]k|[Ww]eekend|[Ee]nd|[Ss]tart|[Bb]eginning)[ \t]+of|[Ww]/[Cc])[ \t]+(?=\d)"
+)
 
 
 def _with_weekday(text: str, s: Span, prev: Span | None) -> Span:
@@ -302,8 +306,11 @@ _NEXT_IS_CAPITAL = re.compile(r"[ \t]+[A-Z]")
 # name ("The Alfred" is one); so does a sentence's opening verb of residence ("Lives 4
 # Ashfield Grove").
 _LEADING_ARTICLE = re.compile(
-    r"(?:the|a|an|of|in|at|from|to|near|(?:Lives|Lived|Living|Resides)(?:[ \t]+(?:at|in))?|GP:?(?=[ \t]+[A-Z][a-zā-ū]))[ \t]+(?=\S)"
+    r"(?:the|a|an|of|in|at|from|to|near|(?:Lives|Lived|Living|Resides)(?:[ \t]+(?:at|in))?|GP:?(?=[ \t]+[A-Z][a-zā-ū]))"
+    r"[ \t]+(?=\S)"
 )
+# ... and a note in capitals: "DAUGHTER CHIDINMA IN LEXINGTON NOTIFIED"
+_CAPS_PREPOSITION = re.compile(r"(?:IN|AT|FROM|TO|NEAR)[ \t]+(?=[A-Z]{2})")
 
 
 _CAPITAL_WORD_BEFORE = re.compile(r"[A-Z][\w'’-]*[ \t]+$")
@@ -324,6 +331,8 @@ def _without_leading_article(text: str, s: Span, prev: Span | None) -> Span:
             return s.with_(start=o.end())
     if prev is not None and prev.end <= s.start and text[prev.end : s.start].strip(" \t") == "":
         return s
+    if (caps := _CAPS_PREPOSITION.match(text, s.start, s.end)) is not None and caps.end() < s.end:
+        return s.with_(start=caps.end())  # in a note in capitals every word before is one
     if _CAPITAL_WORD_BEFORE.search(text, max(0, s.start - 40), s.start):
         return s
     m = _LEADING_ARTICLE.match(text, s.start, s.end)
@@ -734,6 +743,21 @@ _INITIAL_BEFORE = re.compile(
 )
 
 
+# A surname in capitals, its comma and the first name's initial ("ABERNATHY, T (EMT-B",
+# "OYELARAN-MARSH, T  NPI"): a model that stopped at the comma left the initial out.
+_INITIAL_AFTER_CAPITALS = re.compile(r",[ \t]?([B-HJ-Z])(?=\.?(?:[ \t]*\(|[ \t]{2,}|\t|[ \t]*$|[ \t]*[,;|]))", re.M)
+
+
+def _with_initial_after(text: str, s: Span, nxt: Span | None) -> Span:
+    value = text[s.start : s.end]
+    if len(value) < 2 or not value.replace("-", "").replace("'", "").isalpha() or not value.isupper():
+        return s
+    m = _INITIAL_AFTER_CAPITALS.match(text, s.end)
+    if m is None or (nxt is not None and nxt.start < m.end()):
+        return s
+    return s.with_(end=m.end(1))
+
+
 def _with_initial_before(text: str, s: Span, prev: Span | None) -> Span:
     if not text[s.start : s.start + 2].istitle() or not text[s.start + 1 : s.start + 2].isalpha():
         return s
@@ -809,6 +833,7 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
             s = _with_weekday(text, _without_time(text, s), out[-1] if out else None)
         if s.category is Category.NAME:
             s = _with_initial_before(text, s, out[-1] if out else None)
+            s = _with_initial_after(text, s, ordered[i + 1] if i + 1 < len(ordered) else None)
             s = _with_first_name_before(text, s, out[-1] if out else None)
             s = _without_greeting(text, s)
             s = _without_weekday_after(text, _without_trailing_words(text, s))

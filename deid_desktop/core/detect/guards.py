@@ -248,6 +248,8 @@ CREDENTIALS = (
     "FACOG", "FACR", "RDMS", "RDCS", "RVT", "MLS(ASCP)",
     # nurses' specialty certifications ("Kateri Begay, RN, OCN")
     "OCN", "CCRN", "CEN", "CNOR", "RNC", "PCCN", "CHPN", "WOCN", "CWOCN", "CDCES", "CDE", "IBCLC", "BSN", "MSN",
+    # advanced practitioners in the UK ("K. Idowu ANP")
+    "ANP", "ACP", "ENP",
 )
 _CREDENTIAL_KEYS = frozenset(c.replace(".", "").replace(" ", "").casefold() for c in CREDENTIALS)
 _CREDENTIAL_PARTS = re.compile(r"[^\s,;/]+")
@@ -461,6 +463,8 @@ def _is_not_anyones(text: str, span: Span) -> bool:
         value.islower() or _BRACKET_AFTER.match(text, span.end) or _POSSESSIVE_KIN.search(before)
     ):
         return True  # a relation, not a name: "at his nan's place", "Nan (Dot) says"
+    if span.category == Category.ID and _TEST_NAME.fullmatch(value):
+        return True  # a test named by its minutes: "baseline 6MWT 412 m"
     if span.category == Category.ID and _SECTION.fullmatch(value):
         return True  # a section of an act: "police used s136", "detained under s2"
     if span.category == Category.ID:
@@ -481,7 +485,7 @@ _NOT_A_YEAR = r"(?:(?:0\d|1[0-8])[0-5]\d|2[1-3][0-5]\d|(?:[01]?\d|2[0-3]):[0-5]\
 DATE_THEN_TIME = re.compile(
     r"(?P<date>\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|\d{1,2}[ \t]+[A-Za-z]{3,9}\.?[ \t]+\d{4}|\d{4}-\d{2}-\d{2}"
     r"|[A-Za-z]{3,9}\.?[ \t]+\d{1,2},?[ \t]+\d{4}"
-    rf"|(?:\d{{1,2}}/\d{{1,2}}|\d{{1,2}}(?:st|nd|rd|th))(?={_STAMP_SEP}{_NOT_A_YEAR}))"
+    rf"|(?:\d{{1,2}}/\d{{1,2}}|\d{{1,2}}(?:st|nd|rd|th)|\d{{1,2}}[ \t]+[A-Z][a-z]{{2,8}}\.?)(?={_STAMP_SEP}{_NOT_A_YEAR}))"
     rf"{_STAMP_SEP}(?P<time>(?:[01]\d|2[0-3])[0-5]\d|(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?)(?:[ \t]*(?:h|hrs?))?(?![\w:/.-])"
 )
 
@@ -758,11 +762,13 @@ _CAPITALS = re.compile(r"[A-Z][A-Z0-9]{1,4}")
 _DIAGNOSIS_BEFORE = re.compile(r"\b(?i:dx|diagnosis|diagnoses|ddx|impression)[ \t]*[:\-][ \t]*$")
 
 
+_TEST_NAME = re.compile(r"(?:2|6|12)MW[TD]|30s?STS|5xSTS")
 # A title read as a name of its own before the name it belongs to ("Sr" + "Comfort
 # Asante-Boateng", "Deacon" + "Harold Wilkerson"): no one's name.
 _TITLES_ALONE = frozenset(
     """dr doctor mr mrs ms miss mx prof professor sister sr sis matron rev reverend deacon pastor rabbi imam
-    chaplain kaumātua kaumatua whaea matua father bro brother elder""".split()
+    chaplain kaumātua kaumatua whaea matua father bro brother elder koro kuia kui pāpā māmā aunty auntie uncle
+    babcia dziadek abuela abuelo lola lolo nonna nonno teta jiddo tūpuna""".split()
 )
 _CAPITAL_NEXT = re.compile(r"\.?[ \t]+[A-Z]")
 
@@ -1132,7 +1138,34 @@ _CLOCK_NOT_YEAR = re.compile(r"(?:0\d|1[0-8])[0-5]\d|2[1-3][0-5]\d")
 
 
 def _clock_time_read_as_date(text: str, span: Span) -> bool:
-    return span.category == Category.DATE and _CLOCK_NOT_YEAR.fullmatch(text, span.start, span.end) is not None
+    """Four digits that can be no year, or a piece of a clock time with its seconds
+    ("02:08:40", read as a date in a run report's table of times)."""
+    if span.category != Category.DATE:
+        return False
+    if _CLOCK_NOT_YEAR.fullmatch(text, span.start, span.end) is not None:
+        return True
+    for m in _HMS.finditer(text, max(0, span.start - 6), min(len(text), span.end + 6)):
+        if m.start() <= span.start and span.end <= m.end():
+            return True
+    return False
+
+
+_HMS = re.compile(r"(?<![\d:])(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?![\d:])")
+# A score out of a fixed total written again and again down a table's column ("13/20",
+# "11/20", "14/20"): a scale, not dates (no month is 20). Three times or more in the text.
+_OUT_OF = re.compile(r"(\d{1,3})/(\d{2,3})")
+
+
+def _repeated_score(text: str, span: Span) -> bool:
+    if span.category != Category.DATE or (m := _OUT_OF.fullmatch(text, span.start, span.end)) is None:
+        return False
+    total = int(m[2])
+    if total <= 12 or int(m[1]) > total:
+        return False
+    # and one of them no month ("13/20"): "3/15", "4/15", "5/15" are a US patient's visits on
+    # the fifteenth, the family of a score holds a value above twelve
+    tops = [int(v) for v in re.findall(rf"(?<![\d/.])(\d{{1,3}})/{m[2]}(?![\d/])", text)]
+    return len(tops) >= 3 and max(tops) > 12
 
 
 # The second term of a ratio, a risk or a dilution ("combined screen (1:5200)", "titre 1:640").
@@ -1203,6 +1236,7 @@ class ClinicalTermGuard:
             and not _is_quantity(text, s)
             and not _clock_time_read_as_date(text, s)
             and not _ratio_term(text, s)
+            and not _repeated_score(text, s)
             and not _is_not_a_date_or_id(text, s)
             and not _is_not_phi_by_shape(text, s)
             and not _is_job_title(text, s)

@@ -845,6 +845,13 @@ def test_weekdays_join_dates_and_titles_or_sentence_openers_leave_names(text, pa
         ("Dr Ngata (4471) on call", [("Ngata", Category.NAME)], ["Ngata"]),  # four digits: an extension, no age
         ("Ward 7 (12) beds open", [], []),
         ("keen to get back for the 2026 season", [("the 2026", Category.DATE)], ["2026"]),
+        ("Bloods | week of 3rd Nov | GP", [("week of 3rd Nov", Category.DATE)], ["3rd Nov"]),
+        ("PHONE FOLLOW-UP | 7 May 1430 -- called", [("7 May 1430", Category.DATE)], ["7 May"]),
+        ("DAUGHTER CHIDINMA IN LEXINGTON NOTIFIED", [("IN LEXINGTON", Category.LOCATION)], ["LEXINGTON"]),
+        ("P-22417)  ABERNATHY, T (EMT-B, CERT", [("ABERNATHY", Category.NAME)], ["ABERNATHY, T"]),
+        ("Prescriber on file: OYELARAN-MARSH, T  NPI 1642621290", [("OYELARAN-MARSH", Category.NAME)], ["OYELARAN-MARSH, T"]),
+        ("Seen by SMITH, I think, on Monday", [("SMITH", Category.NAME)], ["SMITH"]),  # "I" is no initial
+        ("Referred by Smith, T (GP)", [("Smith", Category.NAME)], ["Smith"]),  # only a surname in capitals
     ],
 )
 def test_dates_split_and_names_lose_weekdays_roles_and_titles_and_gain_their_ages(text, spans, expected):

@@ -180,6 +180,16 @@ NOT_PHI = [
     ("ANA positive, titre 1:640 speckled", "640", Category.DATE),
     ("Handover 08:05 to Sr Comfort Asante-Boateng, ED", "Sr", Category.NAME),  # a title read as a name of its own
     ("WHY WE CAME: Deacon Harold Wilkerson said", "Deacon", Category.NAME),
+    ("Pāpā Sione Taufa at work", "Pāpā", Category.NAME),
+    ("Babcia Krystyna looks after her", "Babcia", Category.NAME),
+    # a run report's clock times with seconds; a score's column; services and rhythms
+    ("| 02:07:31 | 02:08:40 | 02:19:02 |", "08", Category.DATE),
+    ("| 11/20 | 13/20 | 12/20 | 12/20 |", "11/20", Category.DATE),
+    ("Whānau have Plunket nurse mobile 021 555 0162", "Plunket", Category.NAME),
+    ("Housing: 3-bdrm Kāinga Ora rental, dry", "Kāinga Ora", Category.ORGANIZATION),
+    ("| 34    | SINUS BRADY | 02:31 |", "SINUS BRADY", Category.NAME),
+    ("baseline 6MWT 412 m, HR 62-104", "6MWT", Category.ID),
+    ("Attempt 1 by Kwabena Idowu, ANP -- no answer", "ANP", Category.NAME),
 ]
 
 # Real PHI beside those, which must stay.
@@ -225,6 +235,10 @@ STILL_PHI = [
     ("Seen by Dr Mabinty Olol-Reyes.", "Mabinty", Category.NAME),
     ("Ward clerk: 11:5200 on the board", "5200", Category.ID),  # no ratio: "11:" is no "1:"
     ("Spoke to Sister about the plan.", "Sister", Category.NAME),  # a title alone, before no name, is left to the vote
+    ("Nan Whitlock attended with her son.", "Nan", Category.NAME),  # "Nan" is a first name too
+    # a US patient's visits on the fifteenth of three months are dates, not a score
+    ("Seen 3/15, 4/15 and 5/15 for injections.", "4/15", Category.DATE),
+    ("Year 2019 stable.", "2019", Category.DATE),
 ]
 
 

@@ -11,7 +11,7 @@ from ..base import register
 from .common import RuleDetector, before, keep_longest
 
 _YEARS_OLD = re.compile(r"(?<![\w.])(\d{1,3})(?:\s*|-)(?:years?|yrs?|y)\.?(?:\s*|-)old\b", re.I)
-_YO = re.compile(r"(?<![\w.])(\d{1,3})\s*(?:yo|y/o|y\.o\.?|yoa)(?![A-Za-z])", re.I)
+_YO = re.compile(r"(?<![\w.])(\d{1,3})\s*(?:yo|y/o|y\.o\.?|yoa)(?:[mf])?(?![A-Za-z])", re.I)  # "79 YOM", "34yof"
 _AGED = re.compile(r"\b(?:aged?|age\s+of)\s*[:=]?\s*(\d{1,3})(?!\d|\.\d)", re.I)
 _SEX = re.compile(r"(?<![\w.])(\d{1,3})([MF])(?![\w'])")
 # An age with "y" and the sex apart: "63y F", "63y, female", "63 y male".

@@ -23,7 +23,7 @@ from .common import LO, UP, RuleDetector, after, before, keep_longest, trie_rege
 _PART = rf"(?:[{UP}][{LO}]+(?:[{UP}][{LO}]+)?|[{UP}]{{2,}})"  # Smith, McDonald, SMITH
 WORD = rf"(?:(?:[OD]['’])?{_PART}(?:['’-]{_PART})*(?![{UP}{LO}\d]))"  # O'Neil-Patel, D'Souza
 _INITIAL = rf"[{UP}](?:\.[ \t]*|[ \t]+)"
-_PARTICLE = r"(?:van|von|de|der|den|da|di|du|la|le|del|della|bin|binti|ibn|al|el|ter|ten|dos|das)"
+_PARTICLE = r"(?:van|von|de|der|den|da|di|du|la|le|del|della|bin|binti|ibn|al|el|ter|ten|dos|das|ap|ferch)"
 NAME = rf"(?:{_PARTICLE}[ \t]+){{0,2}}(?:{_INITIAL}){{0,3}}{WORD}(?:[ \t]+(?:{_PARTICLE}[ \t]+){{0,2}}(?:{_INITIAL}){{0,2}}{WORD}){{0,3}}"
 _LAST_FIRST = rf"{WORD},[ \t]*{WORD}(?:[ ]{WORD})?(?:[ \t]+[{UP}]\b\.?)?"  # "Tran, Minh Khoa", "Doe, Jane Q"
 # Police and service ranks name an officer as a title does, "Sen Const. Kylie Brannigan #8812",
@@ -293,7 +293,7 @@ _TYPED_INITIALS = re.compile(
 # The typist's initials alone after the label, at the line's end, before the date or a column
 # gap: "Typed: kl", "Typed by: JM 20/11/24", "Transcribed by: TLB   Prairie View Imaging".
 _TYPED_BY = re.compile(
-    r"\b(?i:typed|typist|transcribed|transcriptionist)\b[ \t]*(?i:by)?[ \t]*:[ \t]*(?P<n>[A-Za-z]{2,3})"
+    r"\b(?i:typed|typist|transcribed|transcriptionist|prepared)\b[ \t]*(?i:by)?[ \t]*:[ \t]*(?P<n>[A-Za-z]{2,3})"
     r"(?=[ \t]*(?:$|[,;]|\d{1,2}[/.-]\d)|\t|[ ]{2,})",
     re.M,
 )
@@ -319,8 +319,13 @@ _INITIALS_BEFORE_ROLE = re.compile(
 _ROLE_THEN_INITIALS = re.compile(
     r"\b(?:OT|PT|SW|RN|EN|SLT|SALT|Physio|Physiotherapist|Dietitian|Dietician|Psych|Psychologist|Pharmacist|Pharm"
     r"|Social[ \t]+Worker|Nurse|Dr|RMO|Reg|Registrar|Consultant|Chaplain|NP|CNS|HCA|Case[ \t]+Manager|Key[ \t]?worker"
-    r"|Care[ \t]+Coordinator|Podiatrist|Audiologist|Psychiatrist|Coordinator)[ \t]*\([ \t]*(?P<n>[A-Z]{2,3})[ \t]*\)"
+    r"|Care[ \t]+Coordinator|Podiatrist|Audiologist|Psychiatrist|Coordinator|CNM|NUM|ANUM|CNC|CNE|ANP|RM|Midwife)"
+    r"[ \t]*\([ \t]*(?P<n>[A-Z]{2,3})[ \t]*\)"
 )
+_ATTENDANCE = re.compile(
+    r"\b(?i:present|attendees|attending|in[ \t]+attendance|participants|apologies)[ \t]*:(?P<list>[^\n]+)"
+)
+_LIST_ITEM = re.compile(r"(?:(?<=[:,;&/])|(?<=\band)|^)[ \t]*(?P<n>[A-Z]{2,4})(?=[ \t]*(?:[,;&/)]|\band\b|$))", re.M)
 _BY_INITIALS = re.compile(r"\bby[ \t]+(?P<n>[A-Z]{2,3})(?=[ \t]*(?:[.;,)]|$))", re.M)
 _ITEM_INITIALS = re.compile(r"(?m)^[ \t]*(?:\d{1,2}[.)][ \t]*)?(?P<n>[A-Z]{2,3})[ \t]+(?:--?|–|—)[ \t]+(?=[a-z])")
 _INITIALS_BEFORE_NUMBER = re.compile(r"(?<![\w/])(?P<n>[A-Z]{2,3})[ \t]*(?:/[ \t]*)?(?=(?:bleep|ext|extn|pager)\b\.?[ \t]*:?[ \t]*\d)", re.I)
@@ -429,10 +434,15 @@ class SignatureNameDetector(_NameRule):
             for g in ("a", "b"):
                 if plain(m[g].upper()) and plain(m[g]):
                     yield self.span(m.start(g), m.end(g), Category.NAME, "DOCTOR" if g == "a" else "OTHER", 0.8, validated=True)
+        for m in _ATTENDANCE.finditer(text):
+            # a meeting's attendance list: "Present: GM, IPW, DAH, Dr Tuilagi"
+            for item in _LIST_ITEM.finditer(text, m.start("list"), m.end("list")):
+                if _signing_initials(item["n"]) and item["n"] not in _COMMON_CAPITALS:
+                    yield self.span(item.start("n"), item.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
         for m in _ROLE_THEN_INITIALS.finditer(text):
             # the role before the bracket says a person: even letters that spell an
             # abbreviation ("OT (MG)") are their initials, unless another role's or a service's
-            if m["n"] not in _ROLE_INITIALS and m["n"] not in _SERVICES:
+            if m["n"] not in _ROLE_INITIALS and m["n"] not in _SERVICES and m["n"] not in CREDENTIALS:
                 yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
         for m in (*_BY_INITIALS.finditer(text), *_ITEM_INITIALS.finditer(text)):
             if _signing_initials(m["n"]) and m["n"] not in _COMMON_CAPITALS:

@@ -93,7 +93,7 @@ _MODIFIER = (
 _OPEN_CONTEXT = (
     r"(?:\b(?:occupation|occ\.?|profession|job title|job|employment|trade|role)[ \t]*[:\-][ \t]*"
     r"|\bPost[ \t]*:[ \t]*"  # a form's "Post: Band 5 staff nurse" (not "post-op", nor "Position: supine")
-    r"|\b(?:works?|worked|working|employed)(?:[ \t]+(?:[a-z]+ly|part[- ]time|full[- ]time|seasonally))?"
+    r"|\b(?:works?|worked|working|employed)(?:[ \t]+(?:[a-z]+ly|part[- ]time|full[- ]time|seasonally|nights|days|weekends|shifts|evenings|casually))?"
     r"[ \t]+as[ \t]+(?:an?(?:[ \t]+|(?=\n)))?(?:\n[ \t]*)?)"
 )
 # A word of a job's name; a number may stand inside one ("HGV class 1 driver").
@@ -186,9 +186,32 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int] | None:
     return start + words[0].start(), start + words[-1].end()
 
 
+def _capitals_lowered(text: str) -> str:
+    """The text with each line written in capitals put in lower case, letter for letter (a run
+    report's "PT IS A RETIRED COAL MINE ELECTRICIAN"), so the contexts and the job list read
+    it; offsets are unchanged."""
+    lines = text.split("\n")
+    changed = False
+    for i, line in enumerate(lines):
+        letters = [c for c in line if c.isalpha()]
+        if len(letters) >= 12 and sum(c.isupper() for c in letters) >= 0.9 * len(letters):
+            lines[i] = "".join(c.lower() if len(c.lower()) == 1 else c for c in line)
+            changed = True
+    return "\n".join(lines) if changed else text
+
+
 @register("profession")
 class ProfessionDetector(RuleDetector):
     def detect(self, text: str) -> list[Span]:
+        out = self._detect(text)
+        lowered = _capitals_lowered(text)
+        if lowered is not text:
+            found = [(s.start, s.end) for s in out]
+            out.extend(s for s in self._detect(lowered) if not any(a < s.end and s.start < b for a, b in found))
+            out.sort(key=lambda s: s.start)
+        return out
+
+    def _detect(self, text: str) -> list[Span]:
         out = []
         for m in _pattern().finditer(text):
             score = next(s for i, (_, s) in enumerate(_CONTEXTS) if m.group(f"c{i}") is not None)

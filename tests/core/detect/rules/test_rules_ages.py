@@ -202,3 +202,8 @@ def test_a_time_after_a_life_event_is_no_age(text):
 def test_ages_with_a_y_before_the_sex_or_in_years_and_months(text, expected, validated):
     spans = run("age", text)
     assert [(text[s.start : s.end], s.validated) for s in spans] == [(expected, validated)]
+
+
+def test_years_old_male_or_female_in_capitals():
+    assert texts("age", "FOUND 79 YOM SUPINE ON KITCHEN FLOOR") == ["79"]
+    assert texts("age", "34yof presents with") == ["34"]

@@ -556,3 +556,22 @@ def test_initials_of_a_mac_surname_sign_a_log_and_head_a_staff_key():
 )
 def test_initials_after_a_role_after_by_or_opening_an_item(text, expected):
     assert texts("signature_name", text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Present: GM, IPW, DAH, Dr Tuilagi, H. Baker (vol)", ["GM", "IPW", "DAH"]),
+        ("Apologies: RN, GP", []),
+        ("Associate CNM (NTM) with Dr F. bin Yusof", ["NTM"]),
+        ("LMC Midwife (RM), Awatea Midwifery", []),  # a credential in brackets
+        ("history form             prepared by: mb\n", ["mb"]),
+    ],
+)
+def test_attendance_lists_role_brackets_and_preparers_initials(text, expected):
+    assert texts("signature_name", text) == expected
+
+
+def test_a_welsh_ap_joins_a_name():
+    text = "Referring GP: Dr Tomos ap Rhys       GMC 6142087"
+    assert texts("titled_name", text) == ["Tomos ap Rhys"]

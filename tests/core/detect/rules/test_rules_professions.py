@@ -217,3 +217,15 @@ def test_a_job_opening_a_social_history_or_after_a_relatives_name_is_found(text,
 )
 def test_a_relatives_job_with_its_article_place_age_or_licence(text, expected):
     assert texts("profession", text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("NEIGHBOR LAST SAW PT WELL. PT IS A RETIRED COAL MINE ELECTRICIAN, LIVES ALONE.", ["COAL MINE ELECTRICIAN"]),
+        ("her mum Agnieszka, who works nights as a\n  care assistant at Hollins Brook Care Home", ["care assistant"]),
+        ("PT IS A KNOWN ASTHMATIC, NO HOME O2.", []),
+    ],
+)
+def test_jobs_in_a_note_written_in_capitals_and_after_works_nights_as(text, expected):
+    assert texts("profession", text) == expected
