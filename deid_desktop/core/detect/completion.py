@@ -359,7 +359,7 @@ _AGE_SEX = re.compile(r"(\d{1,3})(?:[MFmf]|yo|y/o|yrs?|y)")  # "68M", "91yo"
 # Kinship words taken in any case before a name, and those that are also people's names
 # ("Tia", "Nana", "Koro", "Moko", "Tāne", "Cousin") taken only in lower case, so "Tia Morgan"
 # keeps her first name.
-_KIN_ANY_CASE = r"uncle|auntie|aunty|aunt|tío|tía|kuia|whaea|grandma|grandpa|granny"
+_KIN_ANY_CASE = r"uncle|auntie|aunty|aunt|tío|tía|kuia|kui|whaea|grandma|grandpa|granny|pāpā|māmā|babcia|dziadek|abuela|abuelo|nonna|nonno"
 _KIN_LOWER_ONLY = r"tio|tia|nana|koro|matua|mokopuna|moko|cousin|cuz|tane|tāne|wahine"
 _KIN_TITLES = rf"{_KIN_ANY_CASE}|{_KIN_LOWER_ONLY}"
 _NAME_LEAD = re.compile(
@@ -858,7 +858,85 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
         if s.category is Category.CONTACT and start > 0 and text[start - 1] == "(" and ")" in text[start:end] and "(" not in text[start:end]:
             start -= 1
         out.append(_widened(s, start, end, ordered, i))
-    return _ages_after_names(text, _merge_same(_with_state_after(text, _join_nicknames(text, _widen_organisations(text, sort_spans(out))))))
+    joined = _join_pieces(text, _merge_same(_with_state_after(text, _join_nicknames(text, _widen_organisations(text, sort_spans(out))))))
+    return _ages_after_names(text, sort_spans(p for s in joined for p in _value_parts(text, s)))
+
+
+# Pieces of one value, split where a model's words met a hyphen or a space ("Fairbrother" +
+# "Assefa", "High" + "Street", "Cần" + "Thơ"): one name, one place, one organisation. Two
+# values of one kind stand apart by more than one space or a mark between them.
+_JOINABLE = (Category.NAME, Category.LOCATION, Category.ORGANIZATION)
+
+
+# A town's state or postcode after it is a place of its own ("Goolwa SA", "Leeds LS6 2PQ").
+_OWN_PLACE_KINDS = frozenset({"STATE", "ZIP", "COUNTRY"})
+_PLACE_PART = re.compile(r"[A-Z]{2,3}|.*\d.*")
+
+
+def _join_pieces(text: str, spans: list[Span]) -> list[Span]:
+    out: list[Span] = []
+    for s in spans:
+        last = out[-1] if out else None
+        if (
+            last is not None and last.category is s.category and s.category in _JOINABLE
+            and text[last.end : s.start] in (" ", "-") and text[last.end - 1 : last.end].isalpha() and text[s.start : s.start + 1].isalpha()
+            and not (_PLACE_PART.fullmatch(text, s.start, s.end) or {last.fine, s.fine} & _OWN_PLACE_KINDS)
+        ):
+            out[-1] = last.with_(end=s.end, score=max(last.score, s.score), validated=last.validated or s.validated)
+            continue
+        out.append(s)
+    return out
+
+
+# A date list read as one value ("2016, 2019, 2022", "Sept-Nov 2023", "Monday the 9th (June
+# 2025", "Jan '24, 30"): each date on its own, and what is no date left out. A name's pieces
+# around a slash ("LC/ss", "Ferris/Oyelaran") are two people; what stands before a name that
+# no name holds (a bed, a number: "Bed 3  Gwendolyn", "40  SIONE, Penitoa") is left out.
+_MONTH_NAME = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*"
+_DATE_PIECE = re.compile(
+    rf"(?:(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)[a-z]*\.?,?[ \t]+)?(?:the[ \t]+)?\d{{1,2}}(?:st|nd|rd|th)?(?:[ \t]+(?:of[ \t]+)?{_MONTH_NAME}\.?)?(?:[ \t]+(?:19|20)\d\d|[ \t]+['’]\d\d)?"
+    rf"|{_MONTH_NAME}\.?(?:[ \t]+\d{{1,2}}(?:st|nd|rd|th)?)?(?:,?[ \t]+(?:19|20)\d\d|[ \t]+['’]\d\d)?"
+    r"|\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?|(?:19|20)\d\d"
+)
+_DATE_LIST_SEP = re.compile(r"[ \t]*(?:,|;|\(|\)|[-–](?=[A-Z])|\band\b|&)[ \t]*")
+_MONTH_DAY_END = re.compile(rf"{_MONTH_NAME}\.?[ \t]+\d{{1,2}}(?:st|nd|rd|th)?$")
+_YEAR_START = re.compile(r"(?:19|20)\d\d(?!\d)")
+_NAME_SLASH = re.compile(r"[A-Za-z][\w'’-]*/[A-Za-z][\w'’-]*")
+_NOT_A_NAMES_START = re.compile(r"(?:(?i:bed|bay|rm|room)[ \t]*\d+[A-Za-z]?|\d+)[ \t]{2,}(?=\S)")
+
+
+def _value_parts(text: str, s: Span) -> list[Span]:
+    value = text[s.start : s.end]
+    if s.category is Category.DATE:
+        if value.endswith(".") and not value[:-1].endswith((".", " ")) and re.search(r"[A-Za-z]\.$", value):
+            s, value = s.with_(end=s.end - 1), value[:-1]  # "6th Feb.": the stop is the sentence's
+        if not _DATE_LIST_SEP.search(value):
+            return [s]
+        parts: list[Span] = []
+        pos = 0
+        seps = [
+            m for m in _DATE_LIST_SEP.finditer(value)
+            if not (m.group().strip() == "," and _MONTH_DAY_END.search(value, 0, m.start()) and _YEAR_START.match(value, m.end()))
+        ]  # "June 17, 2024" is one date
+        if not seps:
+            return [s]
+        for sep in [*seps, None]:
+            end = len(value) if sep is None else sep.start()
+            piece = value[pos:end]
+            m = _DATE_PIECE.fullmatch(piece)
+            if m is None:
+                return [s]  # not a plain list of dates: left as it is
+            if re.search(r"[A-Za-z/.'’-]|\d{4}", piece):  # a bare number in the list ("30") is none
+                parts.append(s.with_(start=s.start + pos, end=s.start + end))
+            pos = len(value) if sep is None else sep.end()
+        return parts or [s]
+    if s.category is Category.NAME:
+        if (m := _NOT_A_NAMES_START.match(value)) is not None and m.end() < len(value):
+            return [s.with_(start=s.start + m.end())]
+        if _NAME_SLASH.fullmatch(value):
+            cut = value.index("/")
+            return [s.with_(end=s.start + cut), s.with_(start=s.start + cut + 1)]
+    return [s]
 
 
 # A person's age in brackets right after their name: "1020 Priya (14) HEADSSS f/u", "son

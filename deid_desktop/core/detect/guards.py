@@ -250,6 +250,8 @@ CREDENTIALS = (
     "OCN", "CCRN", "CEN", "CNOR", "RNC", "PCCN", "CHPN", "WOCN", "CWOCN", "CDCES", "CDE", "IBCLC", "BSN", "MSN",
     # advanced practitioners in the UK ("K. Idowu ANP")
     "ANP", "ACP", "ENP",
+    # nursing posts written after the name in Australia and New Zealand ("Talia Wirihana ANUM")
+    "ANUM", "NUM", "CNM", "CNC", "CNE",
 )
 _CREDENTIAL_KEYS = frozenset(c.replace(".", "").replace(" ", "").casefold() for c in CREDENTIALS)
 _CREDENTIAL_PARTS = re.compile(r"[^\s,;/]+")
