@@ -216,7 +216,7 @@ _NUMBERS_JOINED = re.compile(r"\d+(?:-\d+){2,}")
 
 
 # A greeting a model took into the name it opens ("Hi Leighton,"): the surrogate would replace it too.
-_GREETING = re.compile(r"(?i:hi|hey|hello|dear|thanks|cheers|morning|good[ \t]+morning|kia[ \t]+ora|g'day|attn)[ \t,]+(?=[A-Z])")
+_GREETING = re.compile(r"(?i:hi|hey|hello|dear|thanks|cheers|morning|good[ \t]+morning|kia[ \t]+ora|g'day|attn)[ \t,]+(?=[A-Z]|[a-z]+$)")
 
 
 def _without_greeting(text: str, s: Span) -> Span:
@@ -237,19 +237,22 @@ _WEEKDAY_LEAD = re.compile(rf"(?i:{_WEEKDAY_NAMES})\.?,?[ \t]+")
 # annotation takes the two as one value; a model that marked the date alone left it out.
 _WEEKDAY_JUST_BEFORE = re.compile(rf"(?<![\w/])(?i:{_WEEKDAY_NAMES})\.?,?[ \t]+$")
 _DAY_FIRST = re.compile(r"\d")
+_CLOCK_LIKE = re.compile(r"(?i:[ap]\.?m\.?|:\d\d)$")
 
 
 _THE_BEFORE_YEAR = re.compile(
     r"[Tt]he[ \t]+(?=(?:19|20)\d\d(?!\d))"
     # "week of 3rd Nov", "w/c 14/7": the words say which week; the date is the value
     r"|(?:(?:[Tt]he[ \t]+)?(?:[Ww]eek|[Ww]k|[Ww]eekend|[Ee]nd|[Ss]tart|[Bb]eginning)[ \t]+of|[Ww]/[Cc])[ \t]+(?=\d)"
+    # "Wednesdays in May": the weekdays say how often; the month is the date
+    r"|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days[ \t]+(?:in|of|during)[ \t]+(?=[A-Z])"
 )
 
 
 def _with_weekday(text: str, s: Span, prev: Span | None) -> Span:
     if (the := _THE_BEFORE_YEAR.match(text, s.start, s.end)) is not None:
         s = s.with_(start=the.end())  # "the 2026 season": the article is the sentence's
-    if not _DAY_FIRST.match(text, s.start):
+    if not _DAY_FIRST.match(text, s.start) or _CLOCK_LIKE.search(text, s.start, s.end):
         return s
     w = _WEEKDAY_JUST_BEFORE.search(text, max(0, s.start - 12), s.start)
     return s if w is None or (prev is not None and prev.end > w.start()) else s.with_(start=w.start())
@@ -369,7 +372,9 @@ _NAME_LEAD = re.compile(
     r"|(?:Pt|Pts|Patient|Client|Resident|Res)\.?:?[ \t]+(?=[A-Z])"
     # a church's or a community's title ("Deacon Harold Wilkerson", "Sis. Lottie Bishop",
     # "Kaumātua Matiu Rangiuia")
-    r"|(?:Deacon|Pastor|Reverend|Rev\.?|Elder|Imam|Rabbi|Sister|Sis\.|Sr\.?|Brother|Bro\.|Kaum[āa]tua)[ \t]+(?=[A-Z][a-z])"  # "Pt DUBROVSKY, LEV A": the role, in any case after it
+    r"|(?:Deacon|Pastor|Reverend|Rev\.?|Elder|Imam|Rabbi|Sister|Sis\.|Sr\.?|Brother|Bro\.|Kaum[āa]tua)[ \t]+(?=[A-Z][a-z])"
+    # a probation or a police officer by rank ("PO Wood", "DC Craig Hunter", "DS Patel")
+    r"|(?:PO|DC|DS|DI|DCI|PC|PCSO|Sgt)[ \t]+(?=[A-Z][a-z])"  # "Pt DUBROVSKY, LEV A": the role, in any case after it
     # a care team's member by role: "Podiatrist Arjun Nair", "DE Fiona Blake"
     r"|(?:Podiatrist|Dietitian|Dietician|Physiotherapist|Physio|Pharmacist|Paramedic|Midwife|Psychologist"
     r"|Counsell?or|Interpreter|Radiographer|Sonographer|Audiologist|Optometrist|Educator|DE|CDE)[ \t]+(?=[A-Z][a-z])"
@@ -599,9 +604,8 @@ _PREPOSITIONS = frozenset("in at from to with for by as".split())  # not "on": "
 
 # A weekday after a name ("Seeing counsellor Mr Dempsey Thurs."): when, not who. ("Sun" is a
 # surname too, so it is left.)
-_WEEKDAY_END = re.compile(
-    r"[ \t]+(?:Mon|Tue|Tues|Wed|Weds|Thu|Thur|Thurs|Fri|Sat|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?\.?$"
-)
+_WEEKDAY_WORD = r"(?:Mon|Tue|Tues|Wed|Weds|Thu|Thur|Thurs|Fri|Sat|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?"
+_WEEKDAY_END = re.compile(rf"[ \t]+{_WEEKDAY_WORD}(?:[-–/&]{_WEEKDAY_WORD}|[-–/&]Sun)*\.?$")  # "Losa Mon-Fri"
 
 
 def _without_weekday_after(text: str, s: Span) -> Span:

@@ -1175,6 +1175,26 @@ _RATIO_BEFORE = re.compile(r"(?<![\w:.])1[ \t]*:[ \t]*$")
 _DIGITS = re.compile(r"\d[\d,]*")
 
 
+# A recurrence, not a date ("photograph every 2nd Friday"); a duration's range ("remove
+# sutures at 10-14 days").
+_EVERY_BEFORE = re.compile(r"\b(?i:every|each|alternate)[ \t]+$")
+_RANGE_THEN_UNIT = re.compile(r"\d{1,3}[ \t]*[-–][ \t]*\d{1,3}")
+_UNIT_AFTER = re.compile(r"[ \t]*(?i:days?|weeks?|wks?|months?|mths?|years?|yrs?|hours?|hrs?|minutes?|mins?)\b")
+
+
+_AM_PM_RANGE = re.compile(r"(?i)\d{1,2}(?:[:.]\d\d)?[ \t]*(?:[ap]\.?m\.?)?[ \t]*[-–][ \t]*\d{1,2}(?:[:.]\d\d)?[ \t]*[ap]\.?m\.?")
+
+
+def _recurrence_or_duration(text: str, span: Span) -> bool:
+    if span.category != Category.DATE:
+        return False
+    if _AM_PM_RANGE.fullmatch(text, span.start, span.end):
+        return True  # "Mon-Fri 8-9am": hours of a visit
+    if _EVERY_BEFORE.search(text, max(0, span.start - 12), span.start):
+        return True
+    return _RANGE_THEN_UNIT.fullmatch(text, span.start, span.end) is not None and _UNIT_AFTER.match(text, span.end) is not None
+
+
 def _ratio_term(text: str, span: Span) -> bool:
     return (
         span.category in (Category.ID, Category.DATE, Category.AGE, Category.CONTACT)
@@ -1239,6 +1259,7 @@ class ClinicalTermGuard:
             and not _clock_time_read_as_date(text, s)
             and not _ratio_term(text, s)
             and not _repeated_score(text, s)
+            and not _recurrence_or_duration(text, s)
             and not _is_not_a_date_or_id(text, s)
             and not _is_not_phi_by_shape(text, s)
             and not _is_job_title(text, s)

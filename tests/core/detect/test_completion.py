@@ -884,6 +884,13 @@ def test_dates_split_and_names_lose_weekdays_roles_and_titles_and_gain_their_age
         # kin titles in other languages stay outside the name
         ("Pennine Parcels. Babcia Krystyna looks after her", [("Babcia Krystyna", Category.NAME)], ["Krystyna"]),
         ("pēpi. Pāpā Sione Taufa at work", [("Pāpā Sione Taufa", Category.NAME)], ["Sione Taufa"]),
+        # a weekday range after a name; weekdays before a month; ranks before names; a greeting
+        ("support worker Losa Mon-Fri 8-9am", [("Losa Mon-Fri", Category.NAME)], ["Losa"]),
+        ("Community Hall | Wednesdays in May |", [("Wednesdays in May", Category.DATE)], ["May"]),
+        ("to call PO Wood and mother", [("PO Wood", Category.NAME)], ["Wood"]),
+        ("allocated | DC Craig Hunter (CH)", [("DC Craig Hunter", Category.NAME)], ["Craig Hunter"]),
+        ("QAF8143\n\nhi jo, can you look", [("hi jo", Category.NAME)], ["jo"]),
+        ("support worker Losa Mon-Fri 8-9am", [("8-9am", Category.DATE)], ["8-9am"]),  # a time takes no weekday
     ],
 )
 def test_date_lists_split_name_pieces_join_and_what_is_no_part_of_a_name_is_left_out(text, spans, expected):

@@ -190,6 +190,14 @@ NOT_PHI = [
     ("| 34    | SINUS BRADY | 02:31 |", "SINUS BRADY", Category.NAME),
     ("baseline 6MWT 412 m, HR 62-104", "6MWT", Category.ID),
     ("Attempt 1 by Kwabena Idowu, ANP -- no answer", "ANP", Category.NAME),
+    ("Measure and photograph every 2nd Friday.", "2nd Friday", Category.DATE),
+    ("remove sutures at 10-14 days (approx 19/2)", "10-14", Category.DATE),
+    ("support worker Losa Mon-Fri 8-9am (shower)", "8-9am", Category.DATE),
+    ("Wednesday 12th March 2025, 14:00-15:20   Venue", "00-15", Category.DATE),  # a piece of a time range
+    ("| 24/2 | Phone from Kororoit Heights", "Phone", Category.NAME),
+    ("Team Manager -- Chair | Nadia", "Chair", Category.NAME),
+    ("Identifies as Wiradjuri man, mum's side Ngiyampaa.", "Wiradjuri", Category.NAME),
+    ("needs two carers with a Sara Stedy for transfers", "Sara Stedy", Category.NAME),
 ]
 
 # Real PHI beside those, which must stay.

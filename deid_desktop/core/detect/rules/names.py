@@ -310,17 +310,28 @@ _ROLE_LABEL_INITIALS = re.compile(
 # Dr. Okwuosa. - mkb, LPN").
 _INITIALS_BEFORE_CREDENTIAL = re.compile(r"[-–—][ \t]*(?P<n>[a-z]{2,4}),?[ \t]+(?:RN|LPN|LVN|CMA|MA|EN|RPN|HCA|CNA)\b")
 _INITIALS_BEFORE_ROLE = re.compile(
-    r"(?<![\w/])(?P<n>[A-Z]{2,3})[ \t]*\((?:RN|EN|RM|HCA|HCSW|SN|NA|CNA|LPN|LVN|CNS|NP|PCW|AIN|SW|OT|PT|DN)\)"
+    r"(?<![\w/])(?P<n>[A-Z]{2,3})[ \t]*\((?:RN|EN|RM|HCA|HCSW|SN|NA|CNA|LPN|LVN|CNS|NP|PCW|AIN|SW|OT|PT|DN"
+    # ... or a role in words: "Checked: DR (pharmacy technician)"
+    r"|(?:[a-z]+[ \t]+)?(?:pharmacist|technician|nurse|carer|physio|therapist|assistant|coordinator|receptionist|student|clerk))\)"
 )
 # Initials in brackets after the role of the one they name ("OT (MG)", "Physio (KL) to
 # review"), the initials after "by" that end a clause ("fortnightly visits by RP."), and
 # initials opening a numbered item or a line before a dash ("1. SC -- reports ...",
 # "TR - phoned"): meeting minutes and care plans attribute so.
 _ROLE_THEN_INITIALS = re.compile(
-    r"\b(?:OT|PT|SW|RN|EN|SLT|SALT|Physio|Physiotherapist|Dietitian|Dietician|Psych|Psychologist|Pharmacist|Pharm"
-    r"|Social[ \t]+Worker|Nurse|Dr|RMO|Reg|Registrar|Consultant|Chaplain|NP|CNS|HCA|Case[ \t]+Manager|Key[ \t]?worker"
-    r"|Care[ \t]+Coordinator|Podiatrist|Audiologist|Psychiatrist|Coordinator|CNM|NUM|ANUM|CNC|CNE|ANP|RM|Midwife)"
-    r"[ \t]*\([ \t]*(?P<n>[A-Z]{2,3})[ \t]*\)"
+    r"\b(?:OT|PT|SW|RN|EN|SLT|SALT|(?i:physio|physiotherapist|dietitian|dietician|psych|psychologist|pharmacist|pharm"
+    r"|social[ \t]+worker|nurse|district[ \t]+nurse|registrar|consultant|chaplain|case[ \t]+manager|key[ \t]?worker"
+    r"|care[ \t]+coordinator|podiatrist|audiologist|psychiatrist|coordinator|midwife|health[ \t]+worker)"
+    r"|Dr|RMO|Reg|NP|CNS|HCA|CNM|NUM|ANUM|CNC|CNE|ANP|RM)"
+    r"[ \t]*\([ \t]*(?P<n>[A-Z]{2,3}|[A-Z]{1,2}Ma?c[A-Z]?)[ \t]*\)"
+)
+# A name, perhaps its role in brackets, then its initials after a dash or in brackets
+# ("Precious Mhlanga (OT) -- PM", "Dr Rangi Doherty -- RD", "Gráinne McAteer (GMcA)"): a
+# key to the initials a table or a log signs with, like "PM = Precious Mhlanga".
+_NAME_THEN_INITIALS = re.compile(
+    rf"(?P<full>(?:[{UP}]\.[ \t]?|[{UP}][{LO}]+[ \t]+)(?:[{UP}][{LO}]+[ \t]+)?[{UP}][{LO}][\w'’-]*)"
+    r"(?:,?[ \t]+[A-Za-z][A-Za-z ]{0,24}?)?(?:[ \t]*\([A-Za-z ]{1,20}\))?"
+    r"[ \t]*(?:--?|–|—|\()[ \t]*(?P<n>[A-Z]{2,4}|[A-Z]{1,2}Ma?c[A-Z]?)(?![\w])"
 )
 _ATTENDANCE = re.compile(
     r"\b(?i:present|attendees|attending|in[ \t]+attendance|participants|apologies)[ \t]*:(?P<list>[^\n]+)"
@@ -447,6 +458,18 @@ class SignatureNameDetector(_NameRule):
         for m in (*_BY_INITIALS.finditer(text), *_ITEM_INITIALS.finditer(text)):
             if _signing_initials(m["n"]) and m["n"] not in _COMMON_CAPITALS:
                 yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
+        keyed: set[str] = set()
+        for m in _NAME_THEN_INITIALS.finditer(text):
+            words = m["full"].replace(".", " ").split()
+            if len(words) > 2 and words[0] in TITLES:
+                words = words[1:]  # "Dr Rangi Doherty -- RD"
+            mac = re.search(r"Ma?c", m["n"])
+            last = words[-1].startswith(m["n"][mac.start() :]) if mac else m["n"][-1] == words[-1][0]
+            given = words[0]  # a person's: an initial, a listed first name or no everyday word
+            person = len(given) == 1 or given.casefold() in first_names() or given.casefold() not in encoder_words()
+            if person and m["n"][0] == given[0] and last and (len(m["n"]) < 3 or mac or m["n"][1] in "".join(w[0] for w in words[1:])):
+                keyed.add(m["n"])
+                yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
         for m in _INITIALS_KEY.finditer(text):
             # a key to the initials ("HC = Hywel Cadwaladr", "TP - Tegan Parry"): the letters
             # are the name's own, whatever word they spell
@@ -455,6 +478,13 @@ class SignatureNameDetector(_NameRule):
             mac = re.search(r"Ma?c", m["n"])
             last = words[-1].startswith(m["n"][mac.start() :]) if mac else m["n"][-1] == words[-1][0]
             if m["n"][0] == words[0][0] and last and not all(w.casefold() in encoder_words() for w in words):
+                keyed.add(m["n"])
+                yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
+        for value in keyed:
+            # the keyed initials wherever else they stand, in the same capitals: a table's cell
+            # ("| PM |"), brackets ("(PM)"), a line's start ("PR reported that ..."); not after a
+            # number ("2 PM")
+            for m in re.finditer(rf"(?<![\w/.'’-])(?<!\d )(?P<n>{re.escape(value)})(?![\w/'’-])", text):
                 yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
         yield from self._log_initials(text, plain)
 

@@ -141,6 +141,11 @@ _TREATMENT_WORDS = frozenset(
 )
 
 
+# Endings of English words the encoder's vocabulary may lack ("Safeguarding Adults Team",
+# "Reablement Team"): no name of a place or a person ends so.
+_ENGLISH_ENDING = re.compile(r"(?:ing|tion|sion|ment|ness|ity|ance|ence|ship|ive)$")
+
+
 def _has_a_name_word(text: str, start: int, end: int, words: list[str]) -> bool:
     """Whether the words before an allied-health or school suffix hold one of a name's own:
     not everyday (the encoder's vocabulary), not a treatment's or a service's kind, and joined to
@@ -150,7 +155,7 @@ def _has_a_name_word(text: str, start: int, end: int, words: list[str]) -> bool:
     vocab = encoder_words()
     known = places()
     return any(w in known and len(w) > 2 for w in words) or any(
-        w not in vocab and w not in _GENERIC and w not in _TREATMENT_WORDS and len(w) > 2 and w.upper() not in clinical_acronyms()
+        w not in vocab and w not in _GENERIC and not _ENGLISH_ENDING.search(w) and w not in _TREATMENT_WORDS and len(w) > 2 and w.upper() not in clinical_acronyms()
         for w in words
     )
 

@@ -39,12 +39,12 @@ _KIN = (
 _CONTEXTS = [
     (r"(?:occupation|occ\.?|profession|job|job title|employment|works as|trade)[ \t]*[:\-][ \t]*", 0.9),
     (r"(?:works?|worked|working|employed|job|career|trained|training|qualified|volunteers?|volunteered|volunteering)[ \t]+as[ \t]+(?:an?(?:[ \t]+|(?=\n)))?" + _WRAP, 0.85),
-    (r"(?:retired|former|ex-|previously an?|formerly an?|used to be an?|used to work as an?|later(?:[ \t]+an?)?)[ \t]*" + _WRAP, 0.8),
+    (r"(?:retired|former|ex-|previously(?:[ \t]+an?)?|formerly an?|used to be an?|used to work as an?|later(?:[ \t]+an?)?)[ \t]*" + _WRAP, 0.8),
     # a relative's job in brackets after them: "son Christos (plumber)", "Daughter Mai Okafor
     # (29, pharmacy technician)", "wife Halina (part-time school cook)"; the job must end in a
     # listed or generic head and close the bracket or its first clause ("Sister Jones (nurse)"
     # is a ward sister's title: "sister" counts in lower case only)
-    (rf"\b{_KIN}\b[^()\n]{{0,48}}\([ \t]*(?:\d{{1,3}}[ \t]*(?:y|yo|yrs?)?[ \t]*,[ \t]*)?(?:an?[ \t]+)?", 0.6),
+    (rf"\b{_KIN}\b[^()\n]{{0,48}}(?:\n[ \t]*)?\([ \t]*(?:\d{{1,3}}[ \t]*(?:y|yo|yrs?)?[ \t]*,[ \t]*)?(?:an?[ \t]+)?", 0.6),
     # ... or after their name and a comma ("Her mother Chiamaka, a ward sister at ...",
     # "son Tomasz, a long-distance lorry driver")
     (rf"\b{_KIN}\b[^()\n.;,]{{0,40}}(?:\([^()\n]{{1,12}}\))?,[ \t]+an?(?:[ \t]+|(?=\n))" + _WRAP, 0.6),

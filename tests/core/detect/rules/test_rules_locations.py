@@ -411,6 +411,8 @@ def test_an_organisation_is_not_read_back_across_a_street_and_the_next_sentence(
         ("- Crisis: Leeds Crisis Resolution Team 01632 960999", ["Leeds Crisis Resolution Team"]),
         ("Discussed at the MDT Team meeting", []),  # an acronym names no team of anyone's
         ("Crisis Resolution Team referral made", []),  # a kind of team
+        ("Adult Social Care, Safeguarding Adults Team |", []),  # an English word the vocabulary lacks
+        ("Reablement Team visit booked", []),
     ],
 )
 def test_maori_medium_schools_and_teams_named_for_a_place(text, expected):

@@ -575,3 +575,33 @@ def test_attendance_lists_role_brackets_and_preparers_initials(text, expected):
 def test_a_welsh_ap_joins_a_name():
     text = "Referring GP: Dr Tomos ap Rhys       GMC 6142087"
     assert texts("titled_name", text) == ["Tomos ap Rhys"]
+
+
+def test_a_name_then_its_initials_keys_them_and_they_are_found_wherever_they_sign():
+    """Development note 131 (a case review table): "Precious Mhlanga (OT) -- PM" keys the
+    initials every row of the table signs with ("| PM |", "(PM)")."""
+    text = (
+        "Care coordinator: Precious Mhlanga (OT) -- PM     Consultant psychiatrist: Dr Rangi Doherty -- RD\n"
+        "| 06/01/25 | Home visit, mother present | PM |\n"
+        "1. Continue CTO. (RD)\n"
+        "RD reviewed the plan. Seen at 2 PM.\n"
+    )
+    found = [(text[s.start : s.end], s.start) for s in run("signature_name", text)]
+    assert sorted(v for v, _ in found) == ["PM", "PM", "RD", "RD", "RD"]
+    assert text.index("2 PM") + 2 not in [at for _, at in found]  # a clock time's PM is no one
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Licensed Genetic Counselor (LGC 4401-0072)", []),  # a title's letters, no person's
+        ("A Home Medicines Review (HMR) may be worthwhile", []),
+        ("DC Craig Hunter (CH)         Pennine Vale Police", ["CH"]),
+        ("R. Oyelowo, pharmacist (RO) | Stage 2", ["RO"]),
+        ("Checked: DR (pharmacy technician)", ["DR"]),
+        ("Claire Walsh RN, district nurse (NWT), mob 027", ["NWT"]),
+    ],
+)
+def test_initials_after_a_persons_name_or_before_a_role_in_words(text, expected):
+    initials = {v for v in texts("signature_name", text) if v.isupper() and 2 <= len(v) <= 4}
+    assert sorted(initials) == expected

@@ -229,3 +229,14 @@ def test_a_relatives_job_with_its_article_place_age_or_licence(text, expected):
 )
 def test_jobs_in_a_note_written_in_capitals_and_after_works_nights_as(text, expected):
     assert texts("profession", text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Income: Centrelink DSP. Previously forklift operator at Westgate Cold Chain", ["forklift operator"]),
+        ("Lives alone; daughter Agnieszka Frost\n(domiciliary care worker) visits daily", ["domiciliary care worker"]),
+    ],
+)
+def test_previously_without_an_article_and_a_relatives_job_on_the_next_line(text, expected):
+    assert texts("profession", text) == expected
