@@ -1185,6 +1185,35 @@ _UNIT_AFTER = re.compile(r"[ \t]*(?i:days?|weeks?|wks?|months?|mths?|years?|yrs?
 _AM_PM_RANGE = re.compile(r"(?i)\d{1,2}(?:[:.]\d\d)?[ \t]*(?:[ap]\.?m\.?)?[ \t]*[-–][ \t]*\d{1,2}(?:[:.]\d\d)?[ \t]*[ap]\.?m\.?")
 
 
+# A clock time written before a date ("CN Hoàng 0752 17/03") read as a number; an age with letters in it ("Dx05",
+# a triage disposition); a multiplier ("D7240 x2"); a tooth by its US number and a dental
+# procedure's code in a dental letter ("removal of #1, #16, #17 (D7210, D7240)").
+_CLOCK_THEN_DATE = re.compile(r"[ \t]+\d{1,2}/\d{1,2}(?:/\d{2,4})?(?!\d)")
+_CLOCK_4 = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+_LETTERED_AGE = re.compile(r"[A-Za-z]+\d+")
+_MULTIPLIER = re.compile(r"[xX]\d{1,2}")
+_DENTAL_CONTEXT = re.compile(r"(?i)\b(?:tooth|teeth|molars?|extractions?|dental|oral surgeon|odontectomy|pericoronitis|CDT)\b")
+_US_TOOTH = re.compile(r"#\d{1,2}|D\d{4}")
+_CDT_CODES = re.compile(r"(?<![\w-])D\d{4}(?![\w-])")
+
+
+def _no_ones_number(text: str, span: Span) -> bool:
+    value = text[span.start : span.end]
+    if span.category in (Category.ID, Category.CONTACT, Category.AGE) and _CLOCK_4.fullmatch(value) and _CLOCK_THEN_DATE.match(text, span.end):
+        return True
+    if span.category == Category.AGE and _LETTERED_AGE.fullmatch(value):
+        return True
+    if span.category == Category.ID and _MULTIPLIER.fullmatch(value):
+        return True
+    if span.category == Category.ID and _DENTAL_CONTEXT.search(text):
+        start = span.start - 1 if text[span.start - 1 : span.start] == "#" else span.start
+        if _US_TOOTH.fullmatch(text, start, span.end):
+            if value.startswith("D"):  # procedure codes come in lists; a patient's "D4411" stands alone
+                return len(_CDT_CODES.findall(text)) >= 2
+            return int(value.lstrip("#")) <= 32
+    return False
+
+
 def _recurrence_or_duration(text: str, span: Span) -> bool:
     if span.category != Category.DATE:
         return False
@@ -1260,6 +1289,7 @@ class ClinicalTermGuard:
             and not _ratio_term(text, s)
             and not _repeated_score(text, s)
             and not _recurrence_or_duration(text, s)
+            and not _no_ones_number(text, s)
             and not _is_not_a_date_or_id(text, s)
             and not _is_not_phi_by_shape(text, s)
             and not _is_job_title(text, s)

@@ -198,6 +198,11 @@ NOT_PHI = [
     ("Team Manager -- Chair | Nadia", "Chair", Category.NAME),
     ("Identifies as Wiradjuri man, mum's side Ngiyampaa.", "Wiradjuri", Category.NAME),
     ("needs two carers with a Sara Stedy for transfers", "Sara Stedy", Category.NAME),
+    ("Handover acknowledged CN Hoang 0752 17/03.", "0752", Category.ID),
+    ("21:19  Pathways disposition Dx05 -- speak to a clinician", "Dx05", Category.AGE),
+    ("Teeth: removal of #1, #16, #17, #32 (D7210, D7240 x2) under IV sedation", "16", Category.ID),
+    ("Teeth: removal of #1, #16, #17, #32 (D7210, D7240 x2) under IV sedation", "D7210", Category.ID),
+    ("Teeth: removal of #1, #16, #17, #32 (D7210, D7240 x2) under IV sedation", "x2", Category.ID),
 ]
 
 # Real PHI beside those, which must stay.
@@ -247,6 +252,8 @@ STILL_PHI = [
     # a US patient's visits on the fifteenth of three months are dates, not a score
     ("Seen 3/15, 4/15 and 5/15 for injections.", "4/15", Category.DATE),
     ("Year 2019 stable.", "2019", Category.DATE),
+    ("Dental chart attached. Patient no. D4411 at Lakeshore Smiles", "D4411", Category.ID),  # one code alone is an ID
+    ("MRN 0752 on file", "0752", Category.ID),  # no date after it
 ]
 
 
