@@ -318,20 +318,22 @@ _INITIALS_BEFORE_ROLE = re.compile(
 # review"), the initials after "by" that end a clause ("fortnightly visits by RP."), and
 # initials opening a numbered item or a line before a dash ("1. SC -- reports ...",
 # "TR - phoned"): meeting minutes and care plans attribute so.
-_ROLE_THEN_INITIALS = re.compile(
+# (found from the bracketed capitals back, which are rare, to the role before them)
+_BRACKETED_INITIALS = re.compile(r"\([ \t]*(?P<n>[A-Z]{2,3}|[A-Z]{1,2}Ma?c[A-Z]?)[ \t]*\)")
+_ROLE_BEFORE_BRACKET = re.compile(
     r"\b(?:OT|PT|SW|RN|EN|SLT|SALT|(?i:physio|physiotherapist|dietitian|dietician|psych|psychologist|pharmacist|pharm"
     r"|social[ \t]+worker|nurse|district[ \t]+nurse|registrar|consultant|chaplain|case[ \t]+manager|key[ \t]?worker"
     r"|care[ \t]+coordinator|podiatrist|audiologist|psychiatrist|coordinator|midwife|health[ \t]+worker)"
-    r"|Dr|RMO|Reg|NP|CNS|HCA|CNM|NUM|ANUM|CNC|CNE|ANP|RM)"
-    r"[ \t]*\([ \t]*(?P<n>[A-Z]{2,3}|[A-Z]{1,2}Ma?c[A-Z]?)[ \t]*\)"
+    r"|Dr|RMO|Reg|NP|CNS|HCA|CNM|NUM|ANUM|CNC|CNE|ANP|RM)[ \t]*$"
 )
 # A name, perhaps its role in brackets, then its initials after a dash or in brackets
 # ("Precious Mhlanga (OT) -- PM", "Dr Rangi Doherty -- RD", "Gráinne McAteer (GMcA)"): a
 # key to the initials a table or a log signs with, like "PM = Precious Mhlanga".
-_NAME_THEN_INITIALS = re.compile(
-    rf"(?P<full>(?:[{UP}]\.[ \t]?|[{UP}][{LO}]+[ \t]+)(?:[{UP}][{LO}]+[ \t]+)?[{UP}][{LO}][\w'’-]*)"
-    r"(?:,?[ \t]+[A-Za-z][A-Za-z ]{0,24}?)?(?:[ \t]*\([A-Za-z ]{1,20}\))?"
-    r"[ \t]*(?:--?|–|—|\()[ \t]*(?P<n>[A-Z]{2,4}|[A-Z]{1,2}Ma?c[A-Z]?)(?![\w])"
+# (found from the initials back, which are rare, rather than from every capitalised word)
+_INITIALS_AFTER_MARK = re.compile(r"(?:--?|–|—|\()[ \t]*(?P<n>[A-Z]{2,4}|[A-Z]{1,2}Ma?c[A-Z]?)(?![\w])")
+_NAME_BEFORE_MARK = re.compile(
+    rf"(?<![\w'’-])(?P<full>(?:[{UP}]\.[ \t]?|[{UP}][{LO}]+[ \t]+)(?:[{UP}][{LO}]+[ \t]+)?[{UP}][{LO}][\w'’-]*)"
+    r"(?:,?[ \t]+[A-Za-z][A-Za-z ]{0,24}?)?(?:[ \t]*\([A-Za-z ]{1,20}\))?[ \t]*$"
 )
 _ATTENDANCE = re.compile(
     r"\b(?i:present|attendees|attending|in[ \t]+attendance|participants|apologies)[ \t]*:(?P<list>[^\n]+)"
@@ -450,7 +452,7 @@ class SignatureNameDetector(_NameRule):
             for item in _LIST_ITEM.finditer(text, m.start("list"), m.end("list")):
                 if _signing_initials(item["n"]) and item["n"] not in _COMMON_CAPITALS:
                     yield self.span(item.start("n"), item.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
-        for m in _ROLE_THEN_INITIALS.finditer(text):
+        for m in _role_then_initials(text):
             # the role before the bracket says a person: even letters that spell an
             # abbreviation ("OT (MG)") are their initials, unless another role's or a service's
             if m["n"] not in _ROLE_INITIALS and m["n"] not in _SERVICES and m["n"] not in CREDENTIALS:
@@ -459,17 +461,17 @@ class SignatureNameDetector(_NameRule):
             if _signing_initials(m["n"]) and m["n"] not in _COMMON_CAPITALS:
                 yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
         keyed: set[str] = set()
-        for m in _NAME_THEN_INITIALS.finditer(text):
-            words = m["full"].replace(".", " ").split()
+        for full, initials, start, end in _initials_after_names(text):
+            words = full.replace(".", " ").split()
             if len(words) > 2 and words[0] in TITLES:
                 words = words[1:]  # "Dr Rangi Doherty -- RD"
-            mac = re.search(r"Ma?c", m["n"])
-            last = words[-1].startswith(m["n"][mac.start() :]) if mac else m["n"][-1] == words[-1][0]
+            mac = re.search(r"Ma?c", initials)
+            last = words[-1].startswith(initials[mac.start() :]) if mac else initials[-1] == words[-1][0]
             given = words[0]  # a person's: an initial, a listed first name or no everyday word
             person = len(given) == 1 or given.casefold() in first_names() or given.casefold() not in encoder_words()
-            if person and m["n"][0] == given[0] and last and (len(m["n"]) < 3 or mac or m["n"][1] in "".join(w[0] for w in words[1:])):
-                keyed.add(m["n"])
-                yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
+            if person and initials[0] == given[0] and last and (len(initials) < 3 or mac or initials[1] in "".join(w[0] for w in words[1:])):
+                keyed.add(initials)
+                yield self.span(start, end, Category.NAME, "OTHER", 0.8, validated=True)
         for m in _INITIALS_KEY.finditer(text):
             # a key to the initials ("HC = Hywel Cadwaladr", "TP - Tegan Parry"): the letters
             # are the name's own, whatever word they spell
@@ -554,6 +556,22 @@ _SERVICES = frozenset("ER ED DN IDT MDT AMHP CMHT OOH ICU HDU CCU SCBU NICU PICU
 _COMMON_CAPITALS = frozenset(
     "AM PM UK US USA NZ AU NHS ACC WINZ MSD DHB HB TBC TBA NA NIL NFA SOS ASAP FYI AKA ETA DNA RIP WHO CEO".split()
 )
+
+
+def _role_then_initials(text: str) -> Iterator[re.Match[str]]:
+    """Initials in brackets right after the role of the one they name ("OT (MG)")."""
+    for m in _BRACKETED_INITIALS.finditer(text):
+        if _ROLE_BEFORE_BRACKET.search(text, max(0, m.start() - 32), m.start()):
+            yield m
+
+
+def _initials_after_names(text: str) -> Iterator[tuple[str, str, int, int]]:
+    """(name, initials, start, end) for each name followed by its initials."""
+    for m in _INITIALS_AFTER_MARK.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        name = _NAME_BEFORE_MARK.search(text, max(line_start, m.start() - 90), m.start())
+        if name is not None:
+            yield name["full"], m["n"], m.start("n"), m.end("n")
 
 
 def _signing_initials(value: str) -> bool:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Iterator
 
 from ...categories import Category
 from ...spans import Span
@@ -31,9 +32,13 @@ _QUALIFIERS = r"(?:(?:retired|part-time|full-time|part time|full time|self-emplo
 _WRAP = r"(?:\n[ \t]*)?"
 # A relative, or the next of kin, named before their job.
 _KIN = (
-    r"(?:son|daughter|dtr|wife|husband|partner|mum|mom|mother|dad|father|brother|(?-i:sister)|sibling|niece|nephew"
-    r"|grandson|granddaughter|grandmother|grandfather|grandma|grandpa|aunt|auntie|aunty|uncle|cousin|stepson"
-    r"|stepdaughter|stepfather|stepmother|fianc[eé]e?|flatmate|neighbour|neighbor|NOK|next[ \t]+of[ \t]+kin)"
+    "(?:"
+    + trie_regex(
+        """son daughter dtr wife husband partner mum mom mother dad father brother sibling niece nephew grandson
+        granddaughter grandmother grandfather grandma grandpa aunt auntie aunty uncle cousin stepson stepdaughter
+        stepfather stepmother fiance fiancee fiancé fiancée flatmate neighbour neighbor nok""".split()
+    )
+    + r"|(?-i:sister)|next[ \t]+of[ \t]+kin)"
 )
 # (context, score): a label is surest, "is a" weakest.
 _CONTEXTS = [
@@ -44,10 +49,10 @@ _CONTEXTS = [
     # (29, pharmacy technician)", "wife Halina (part-time school cook)"; the job must end in a
     # listed or generic head and close the bracket or its first clause ("Sister Jones (nurse)"
     # is a ward sister's title: "sister" counts in lower case only)
-    (rf"\b{_KIN}\b[^()\n]{{0,48}}(?:\n[ \t]*)?\([ \t]*(?:\d{{1,3}}[ \t]*(?:y|yo|yrs?)?[ \t]*,[ \t]*)?(?:an?[ \t]+)?", 0.6),
     # ... or after their name and a comma ("Her mother Chiamaka, a ward sister at ...",
-    # "son Tomasz, a long-distance lorry driver")
-    (rf"\b{_KIN}\b[^()\n.;,]{{0,40}}(?:\([^()\n]{{1,12}}\))?,[ \t]+an?(?:[ \t]+|(?=\n))" + _WRAP, 0.6),
+    # "son Tomasz, a long-distance lorry driver"): one context, the relative's word read once
+    (rf"\b{_KIN}\b(?:(?P<bracket>[^()\n]{{0,48}}(?:\n[ \t]*)?\([ \t]*(?:\d{{1,3}}[ \t]*(?:y|yo|yrs?)?[ \t]*,[ \t]*)?(?:an?[ \t]+)?)"
+     rf"|[^()\n.;,]{{0,40}}(?:\([^()\n]{{1,12}}\))?,[ \t]+an?(?:[ \t]+|(?=\n)){_WRAP})", 0.6),
     # a social history's label, and an age before the job ("44-year-old right-handed commercial
     # drywall finisher", "a 35 year old builder"): the job must end in a listed or generic head
     (r"\b(?:social[ \t]+history|social[ \t]+hx|soc[ \t]*hx|sh|social)[ \t]*:[ \t]*", 0.8),
@@ -186,28 +191,30 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int] | None:
     return start + words[0].start(), start + words[-1].end()
 
 
-def _capitals_lowered(text: str) -> str:
-    """The text with each line written in capitals put in lower case, letter for letter (a run
-    report's "PT IS A RETIRED COAL MINE ELECTRICIAN"), so the contexts and the job list read
-    it; offsets are unchanged."""
-    lines = text.split("\n")
-    changed = False
-    for i, line in enumerate(lines):
-        letters = [c for c in line if c.isalpha()]
-        if len(letters) >= 12 and sum(c.isupper() for c in letters) >= 0.9 * len(letters):
-            lines[i] = "".join(c.lower() if len(c.lower()) == 1 else c for c in line)
-            changed = True
-    return "\n".join(lines) if changed else text
+def _capital_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, the line in lower case) for each line written in capitals (a run report's "PT
+    IS A RETIRED COAL MINE ELECTRICIAN"), so the contexts and the job list read it; letter
+    for letter, so offsets hold."""
+    pos = 0
+    for line in text.split("\n"):
+        letters = sum(c.isalpha() for c in line)
+        if letters >= 12 and sum(c.isupper() for c in line) >= 0.9 * letters:
+            yield pos, "".join(c.lower() if len(c.lower()) == 1 else c for c in line)
+        pos += len(line) + 1
 
 
 @register("profession")
 class ProfessionDetector(RuleDetector):
     def detect(self, text: str) -> list[Span]:
         out = self._detect(text)
-        lowered = _capitals_lowered(text)
-        if lowered is not text:
-            found = [(s.start, s.end) for s in out]
-            out.extend(s for s in self._detect(lowered) if not any(a < s.end and s.start < b for a, b in found))
+        found = [(s.start, s.end) for s in out]
+        extra = [
+            s.with_(start=s.start + at, end=s.end + at)
+            for at, line in _capital_lines(text)
+            for s in self._detect(line)
+        ]
+        if extra:
+            out.extend(s for s in extra if not any(a < s.end and s.start < b for a, b in found))
             out.sort(key=lambda s: s.start)
         return out
 
@@ -219,7 +226,7 @@ class ProfessionDetector(RuleDetector):
                 continue  # "is a key driver of", "was a member of": a role in something, not a job
             if m.group(f"c{len(_CONTEXTS) - 2}") is not None and _FOR_SOMEONE.match(text, m.end("job")):
                 continue  # "67M, carer for his wife": what he does for someone, not a job
-            if m.group(f"c{_IN_BRACKETS}") is not None and (
+            if m.group(f"c{_IN_BRACKETS}") is not None and m["bracket"] is not None and (
                 not _BRACKET_CLAUSE_END.match(text, m.end("job")) or _CARING.search(m["job"])
             ):
                 continue  # "son Christos (plumber)", not "(see plumber's quote)" nor "husband Huy (primary caregiver)"
