@@ -240,7 +240,8 @@ _DAY_FIRST = re.compile(r"\d")
 _CLOCK_LIKE = re.compile(r"(?i:[ap]\.?m\.?|:\d\d)$")
 
 
-_THE_BEFORE_YEAR = re.compile(
+# Words a model took in before a date that say something of it, not which day it is.
+_DATE_LEAD_WORDS = re.compile(
     r"[Tt]he[ \t]+(?=(?:19|20)\d\d(?!\d))"
     # "week of 3rd Nov", "w/c 14/7": the words say which week; the date is the value
     r"|(?:(?:[Tt]he[ \t]+)?(?:[Ww]eek|[Ww]k|[Ww]eekend|[Ee]nd|[Ss]tart|[Bb]eginning)[ \t]+of|[Ww]/[Cc])[ \t]+(?=\d)"
@@ -250,7 +251,10 @@ _THE_BEFORE_YEAR = re.compile(
 
 
 def _with_weekday(text: str, s: Span, prev: Span | None) -> Span:
-    if (the := _THE_BEFORE_YEAR.match(text, s.start, s.end)) is not None:
+    """The date without the words before it that are no part of it ("the 2026 season", "week
+    of 3rd Nov"), and with the weekday written just before it ("Tues 4/11"); not a clock time's
+    ("Mon-Fri 8-9am")."""
+    if (the := _DATE_LEAD_WORDS.match(text, s.start, s.end)) is not None:
         s = s.with_(start=the.end())  # "the 2026 season": the article is the sentence's
     if not _DAY_FIRST.match(text, s.start) or _CLOCK_LIKE.search(text, s.start, s.end):
         return s
@@ -369,12 +373,12 @@ _NAME_LEAD = re.compile(
     rf"(?i:{_KIN_ANY_CASE})[ \t]+(?=[A-Z])|(?:{_KIN_LOWER_ONLY})[ \t]+(?=[A-Z])"
     r"|(?:CN|RN|EN|SN|HCA|NP|RM|MW|CNM|CNS|CNC|NUM|ANUM|NIC|NRP|EMT|OT|SW|PT|MO|HO|PCP|GP|PCW|AIN|AHW|CA|HCSW|CSW)[ \t]+(?=[A-Z][a-z])"
     r"|(?:Phoned|Called|Rang|Emailed|Texted|Paged|Messaged|Visited|Asked|Informed|Advised)[ \t]+(?=[A-Z][a-z])"
-    r"|(?:Pt|Pts|Patient|Client|Resident|Res)\.?:?[ \t]+(?=[A-Z])"
+    r"|(?:Pt|Pts|Patient|Client|Resident|Res)\.?:?[ \t]+(?=[A-Z])"  # "Pt DUBROVSKY, LEV A": the role, in any case after it
     # a church's or a community's title ("Deacon Harold Wilkerson", "Sis. Lottie Bishop",
     # "Kaumātua Matiu Rangiuia")
     r"|(?:Deacon|Pastor|Reverend|Rev\.?|Elder|Imam|Rabbi|Sister|Sis\.|Sr\.?|Brother|Bro\.|Kaum[āa]tua)[ \t]+(?=[A-Z][a-z])"
     # a probation or a police officer by rank ("PO Wood", "DC Craig Hunter", "DS Patel")
-    r"|(?:PO|DC|DS|DI|DCI|PC|PCSO|Sgt)[ \t]+(?=[A-Z][a-z])"  # "Pt DUBROVSKY, LEV A": the role, in any case after it
+    r"|(?:PO|DC|DS|DI|DCI|PC|PCSO|Sgt)[ \t]+(?=[A-Z][a-z])"
     # a care team's member by role: "Podiatrist Arjun Nair", "DE Fiona Blake"
     r"|(?:Podiatrist|Dietitian|Dietician|Physiotherapist|Physio|Pharmacist|Paramedic|Midwife|Psychologist"
     r"|Counsell?or|Interpreter|Radiographer|Sonographer|Audiologist|Optometrist|Educator|DE|CDE)[ \t]+(?=[A-Z][a-z])"
@@ -902,7 +906,8 @@ _DATE_PIECE = re.compile(
     rf"|{_MONTH_NAME}\.?(?:[ \t]+\d{{1,2}}(?:st|nd|rd|th)?)?(?:,?[ \t]+(?:19|20)\d\d|[ \t]+['’]\d\d)?"
     r"|\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?|(?:19|20)\d\d"
 )
-_DATE_LIST_SEP = re.compile(r"[ \t]*(?:,|;|\(|\)|[-–](?=[A-Z])|\band\b|&)[ \t]*")
+# (a hyphen between two months' names, not "12-Mar": a day before it is the same date's)
+_DATE_LIST_SEP = re.compile(r"[ \t]*(?:,|;|\(|\)|(?<=[A-Za-z.])[-–](?=[A-Z])|\band\b|&)[ \t]*")
 _MONTH_DAY_END = re.compile(rf"{_MONTH_NAME}\.?[ \t]+\d{{1,2}}(?:st|nd|rd|th)?$")
 _YEAR_START = re.compile(r"(?:19|20)\d\d(?!\d)")
 _NAME_SLASH = re.compile(r"[A-Za-z][\w'’-]*/[A-Za-z][\w'’-]*")
