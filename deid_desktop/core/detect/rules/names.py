@@ -485,9 +485,13 @@ class SignatureNameDetector(_NameRule):
         for value in keyed:
             # the keyed initials wherever else they stand, in the same capitals: a table's cell
             # ("| PM |"), brackets ("(PM)"), a line's start ("PR reported that ..."); not after a
-            # number ("2 PM")
-            for m in re.finditer(rf"(?<![\w/.'’-])(?<!\d )(?P<n>{re.escape(value)})(?![\w/'’-])", text):
-                yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
+            # number ("2 PM"). Letters that are also a word or an abbreviation ("PM", "OT")
+            # only where a signature stands: a cell, brackets, a dash, before a colon.
+            anywhere = value not in _COMMON_CAPITALS and value not in clinical_acronyms() and value not in _ROLE_INITIALS
+            where = _ANYWHERE if anywhere else _SIGNING_PLACE
+            for m in re.finditer(where.format(re.escape(value)), text, re.M):
+                g = "n" if m["n"] is not None else "n2"
+                yield self.span(m.start(g), m.end(g), Category.NAME, "OTHER", 0.8, validated=True)
         yield from self._log_initials(text, plain)
 
     def _log_initials(self, text: str, plain) -> Iterator[Span]:
@@ -548,6 +552,11 @@ class SignatureNameDetector(_NameRule):
 
 
 _CAPITALS = re.compile(r"[A-Z]{2,4}")
+_ANYWHERE = r"(?<![\w/.'’-])(?<!\d )(?P<n>{0})(?![\w/'’-])"
+_SIGNING_PLACE = (
+    r"(?:(?<=\|)|(?<=\()|(?<=-)|^)[ \t]*(?P<n>{0})(?=[ \t]*(?:\||\)|:|--|$))"
+    r"|^[ \t]*(?P<n2>{0})(?=[ \t]+[a-z]+(?:ed|s)\b)"  # a line's subject: "PR reported that ..."
+)
 # Services and teams that sign or refer as often as people do ("Referred by: GP").
 _SERVICES = frozenset("ER ED DN IDT MDT AMHP CMHT OOH ICU HDU CCU SCBU NICU PICU".split())
 

@@ -605,3 +605,15 @@ def test_a_name_then_its_initials_keys_them_and_they_are_found_wherever_they_sig
 def test_initials_after_a_persons_name_or_before_a_role_in_words(text, expected):
     initials = {v for v in texts("signature_name", text) if v.isupper() and 2 <= len(v) <= 4}
     assert sorted(initials) == expected
+
+
+def test_keyed_initials_that_spell_a_word_are_found_only_where_a_signature_stands():
+    text = "Worker: Paula Mead -- PM\n| 06/01 | Home visit | PM |\nSeen at 2 PM. PM shift to call back. (PM)\n"
+    found = [s.start for s in run("signature_name", text) if text[s.start : s.end] == "PM"]
+    assert found == [text.index("PM"), text.index("| PM |") + 2, text.index("(PM)") + 1]
+
+
+def test_keyed_initials_that_spell_an_abbreviation_are_found_as_a_lines_subject():
+    text = "Priya Raghunathan (PR)   Manager\n1. CONCERNS\nPR reported bruising.\nPR 60 mg given"
+    found = [s.start for s in run("signature_name", text) if text[s.start : s.end] == "PR"]
+    assert found == [text.index("(PR)") + 1, text.index("PR reported")]
