@@ -907,7 +907,8 @@ _DATE_PIECE = re.compile(
     r"|\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?|(?:19|20)\d\d"
 )
 # (a hyphen between two months' names, not "12-Mar": a day before it is the same date's)
-_DATE_LIST_SEP = re.compile(r"[ \t]*(?:,|;|\(|\)|(?<=[A-Za-z.])[-–](?=[A-Z])|\band\b|&)[ \t]*")
+_DATE_LIST_SEP = re.compile(r"[ \t]*(?:,|;|\(|\)|(?<=[A-Za-z.])[-–](?=[A-Z])|\band\b|&|\bin\b(?=[ \t]+[A-Z][a-z]{2}))[ \t]*")
+_SLASH_PIECE = re.compile(r"(\d{1,2})/(\d{1,2})")
 _MONTH_DAY_END = re.compile(rf"{_MONTH_NAME}\.?[ \t]+\d{{1,2}}(?:st|nd|rd|th)?$")
 _YEAR_START = re.compile(r"(?:19|20)\d\d(?!\d)")
 _NAME_SLASH = re.compile(r"[A-Za-z][\w'’-]*/[A-Za-z][\w'’-]*")
@@ -935,7 +936,9 @@ def _value_parts(text: str, s: Span) -> list[Span]:
             m = _DATE_PIECE.fullmatch(piece)
             if m is None:
                 return [s]  # not a plain list of dates: left as it is
-            if re.search(r"[A-Za-z/.'’-]|\d{4}", piece):  # a bare number in the list ("30") is none
+            slash = _SLASH_PIECE.fullmatch(piece)
+            possible = slash is None or any(1 <= int(a) <= 31 and 1 <= int(b) <= 12 for a, b in (slash.groups(), slash.groups()[::-1]))
+            if possible and re.search(r"[A-Za-z/.'’-]|\d{4}", piece):  # a bare number ("30") or a score ("14/30") is none
                 parts.append(s.with_(start=s.start + pos, end=s.start + end))
             pos = len(value) if sep is None else sep.end()
         return parts or [s]

@@ -334,6 +334,9 @@ _CLINICAL_ADJECTIVE = re.compile(r"[A-Z][a-z]+(?:al|ic|ar|ary|ive)")
 _EXPIRY_BEFORE = re.compile(r"\b(?:exp|expiry|expires|expiring|expiration|use[\s-]by|best[\s-]before|BB)\b\.?\s*(?:date)?\s*[:=-]?\s*$", re.IGNORECASE)
 # The year of an act, a regulation or a guideline: "Equality Act 2010", "BSR 2015 guideline".
 # An act's short form counts too: "Section 3 MHA 1983", "MCA 2005", "PACE 1984".
+_ORDER_BEFORE = re.compile(
+    r"\b(?i:order|CTO|certificate|cert|licen[cs]e|DoLS|authori[sz]ation|permit|visa|warrant|tribunal|section|plan|referral|enduring)\b"
+)
 _LAW_BEFORE = re.compile(r"\b(?:Act|Acts|Regulations?|Code|Order|Rules|Bill|Amendment|MHA|MCA|PACE|HIPAA)\s*(?:\(\w+\)\s*)?$")
 _GUIDELINE_AFTER = re.compile(r"\s*(?:guidelines?|guidance|criteria|consensus|classification|recommendations?|edition|ed\.|version)\b", re.IGNORECASE)
 # A weekday alone says nothing of a person ("Next visit Tue/Fri").
@@ -443,8 +446,8 @@ def _is_not_anyones(text: str, span: Span) -> bool:
         if _SCORE_VALUE_BEFORE.search(before) or _PLACE_NUMBER_BEFORE.search(before):
             return True
     if span.category == Category.DATE:
-        if _EXPIRY_BEFORE.search(before):
-            return True
+        if _EXPIRY_BEFORE.search(before) and not _ORDER_BEFORE.search(text, max(0, span.start - 48), span.start):
+            return True  # a product's expiry; an order's or a licence's ("CTO expires 30/06/25") is a date of the person's
         if re.fullmatch(r"(?:19|20)\d\d", value) and (_LAW_BEFORE.search(before) or _GUIDELINE_AFTER.match(text, span.end)):
             return True
     if span.category in (Category.DATE, Category.AGE) and _SCHOOL_YEAR_WORDS.fullmatch(value):
@@ -465,6 +468,8 @@ def _is_not_anyones(text: str, span: Span) -> bool:
         value.islower() or _BRACKET_AFTER.match(text, span.end) or _POSSESSIVE_KIN.search(before)
     ):
         return True  # a relation, not a name: "at his nan's place", "Nan (Dot) says"
+    if span.category == Category.ID and _SCALE_THEN_VALUE.fullmatch(value):
+        return True  # "K10 31": a questionnaire and its score
     if span.category == Category.ID and _TEST_NAME.fullmatch(value):
         return True  # a test named by its minutes: "baseline 6MWT 412 m"
     if span.category == Category.ID and _SECTION.fullmatch(value):
@@ -764,6 +769,7 @@ _CAPITALS = re.compile(r"[A-Z][A-Z0-9]{1,4}")
 _DIAGNOSIS_BEFORE = re.compile(r"\b(?i:dx|diagnosis|diagnoses|ddx|impression)[ \t]*[:\-][ \t]*$")
 
 
+_SCALE_THEN_VALUE = re.compile(r"(?i:K-?10|K6|PHQ-?9|PHQ-?2|GAD-?7|HoNOS|EPDS|AUDIT(?:-C)?|DASS-?21|MMSE|MoCA)[ \t:=]*\d{1,3}")
 _TEST_NAME = re.compile(r"(?:2|6|12)MW[TD]|30s?STS|5xSTS")
 # A title read as a name of its own before the name it belongs to ("Sr" + "Comfort
 # Asante-Boateng", "Deacon" + "Harold Wilkerson"): no one's name.

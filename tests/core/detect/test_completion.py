@@ -872,6 +872,7 @@ def test_dates_split_and_names_lose_weekdays_roles_and_titles_and_gain_their_age
         ("June 17, 2024 | Rivka", [("June 17, 2024", Category.DATE)], ["June 17, 2024"]),  # one date with its comma
         ("Seen 12-Mar at clinic", [("12-Mar", Category.DATE)], ["12-Mar"]),  # a day and its month, one date
         ("Born 02-Dec-1956 in Apia", [("02-Dec-1956", Category.DATE)], ["02-Dec-1956"]),
+        ("disease (MMSE 14/30 in Oct), on warfarin", [("14/30 in Oct", Category.DATE)], ["Oct"]),  # a score is no date
         ("DOB: Dec. 2, 1943 | Address", [("Dec. 2, 1943", Category.DATE)], ["Dec. 2, 1943"]),
         ("light duties from Nov. Then review", [("Nov.", Category.DATE)], ["Nov"]),  # the stop is the sentence's
         # a name's pieces joined by a hyphen or a space are one name; places too, not a town and its state

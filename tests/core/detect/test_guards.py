@@ -203,6 +203,8 @@ NOT_PHI = [
     ("Teeth: removal of #1, #16, #17, #32 (D7210, D7240 x2) under IV sedation", "16", Category.ID),
     ("Teeth: removal of #1, #16, #17, #32 (D7210, D7240 x2) under IV sedation", "D7210", Category.ID),
     ("Teeth: removal of #1, #16, #17, #32 (D7210, D7240 x2) under IV sedation", "x2", Category.ID),
+    ("Home visit, mother present | K10 31. Missed LAI", "K10 31", Category.ID),
+    ("Batch AB1234 exp 03/2026 given L deltoid.", "03/2026", Category.DATE),  # a product's expiry
 ]
 
 # Real PHI beside those, which must stay.
@@ -254,6 +256,7 @@ STILL_PHI = [
     ("Year 2019 stable.", "2019", Category.DATE),
     ("Dental chart attached. Patient no. D4411 at Lakeshore Smiles", "D4411", Category.ID),  # one code alone is an ID
     ("MRN 0752 on file", "0752", Category.ID),  # no date after it
+    ("Community Treatment Order expires 30/06/25. Care", "30/06/25", Category.DATE),  # an order's expiry is the person's
 ]
 
 

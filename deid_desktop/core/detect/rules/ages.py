@@ -70,6 +70,9 @@ _WORDS = re.compile(
 )
 # "14F Foley", "8F sheath": French gauge, not a 14-year-old girl.
 _GAUGE_AFTER = re.compile(r"\s*(?:fr|french|foley|catheter|cath|sheath|tube|drain|cannula|stent|ngt|ng|idc|ett|g)\b", re.I)
+_AGE_IN_MONTHS = re.compile(
+    r"(?<![Gg]estational )(?<!GESTATIONAL )\b(?i:age|aged)[ \t]*:?[ \t]*(\d{1,2})[ \t]*(?i:months?|mths?|mos?|weeks?|wks?)\b"
+)
 _NOT_AN_AGE_AFTER = re.compile(r"\s*(?:weeks?|wks?|/40|days?|months?|mo|mths?|hours?|%|mg|kg|cm)\b", re.I)
 _NOT_AN_AGE_BEFORE = re.compile(r"(?:gestational|corrected|bone|mental|developmental|reading|skeletal)\s+$")
 
@@ -200,6 +203,8 @@ class AgeDetector(RuleDetector):
             # patient; a duration ("for 3 yrs 2 mths") is dropped by the guard, which reads the
             # word before
             add(m.start(1), m.end(1), int(m[1]), 0.8, validated=bool(_IDENTITY_LINE.search(_line(text, m.start()))))
+        for m in _AGE_IN_MONTHS.finditer(text):
+            add(m.start(1), m.end(1), 1, 0.85, validated=True)  # "Age 4 months 3 weeks": a baby's age (counted in months, under a year)
         for m in _DECADE.finditer(text):
             add(m.start(1), m.end(1), int(m[1]), 0.8, validated=bool(_IDENTITY_LINE.search(_line(text, m.start()))))
         if "old" in text.lower():  # spelt-out ages are rare; skip the scan when they cannot occur

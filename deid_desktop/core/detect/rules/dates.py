@@ -50,7 +50,7 @@ _SHORT_CONTEXT = re.compile(
     # what was done on a day: "last given 7/4", "labs 3/3", "bloods taken 12/6"; a sentence's
     # first word too ("Review 25/3.", "Seen 4/6")
     r"|cycle|given|labs|bloods|taken|collected|received|started|stopped|ceased|commenced|booked|sent|return(?:ed)?"
-    r"|visit|visited|before|after)\W*)$"
+    r"|visit|visited|before|after|c\d{1,2}d\d{1,2})\W*)$"  # a chemotherapy table's "C3D1  | 4/15"
 )
 _YEAR_CONTEXT = re.compile(r"\b(?:in|since|from|until|till|during|circa|c\.|year|early|late|mid|before|after)[\s-]*$")
 # An event of a life or an illness told with its year ("dx 2011", "retired 2019", "quit

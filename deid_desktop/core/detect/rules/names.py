@@ -28,7 +28,7 @@ NAME = rf"(?:{_PARTICLE}[ \t]+){{0,2}}(?:{_INITIAL}){{0,3}}{WORD}(?:[ \t]+(?:{_P
 _LAST_FIRST = rf"{WORD},[ \t]*{WORD}(?:[ ]{WORD})?(?:[ \t]+[{UP}]\b\.?)?"  # "Tran, Minh Khoa", "Doe, Jane Q"
 # Police and service ranks name an officer as a title does, "Sen Const. Kylie Brannigan #8812",
 # and so do the clergy's, "Chaplain Bartholomew Okoro-Vance".
-_RANKS = "Const Constable Sgt Sergeant Det Detective Insp Inspector Cpl Corporal Capt Captain Lt Officer".split()
+_RANKS = "Const Constable Sgt Sergeant Det Detective Insp Inspector Cpl Corporal Capt Captain Lt Officer DC DS DI DCI DCS PCSO".split()
 _CLERGY = "Chaplain Pastor Rabbi Imam".split()
 TITLES = "Dr Doctor Mr Mrs Ms Miss Mx Prof Professor Nurse Sister Sr Matron Midwife Rev Reverend Sir Dame Master".split() + _RANKS + _CLERGY
 _TITLE = trie_regex(TITLES + [t.upper() for t in TITLES], ignore_case=False)

@@ -207,3 +207,17 @@ def test_ages_with_a_y_before_the_sex_or_in_years_and_months(text, expected, val
 def test_years_old_male_or_female_in_capitals():
     assert texts("age", "FOUND 79 YOM SUPINE ON KITCHEN FLOOR") == ["79"]
     assert texts("age", "34yof presents with") == ["34"]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Baby KAHU     DOB 03/03/2025     Age 4 months 3 weeks     NHI ZAB1234", ["4"]),
+        ("aged 7 weeks, feeding well", ["7"]),
+        ("Gestational age 32 weeks at delivery.", []),
+    ],
+)
+def test_a_babys_age_in_months_or_weeks_after_its_label(text, expected):
+    spans = run("age", text)
+    assert [text[s.start : s.end] for s in spans] == expected
+    assert all(s.validated for s in spans)

@@ -174,6 +174,7 @@ def test_a_day_and_month_after_a_word_that_says_what_was_done_then_is_a_date(tex
         ("Returned 3/4 from respite.", ["3/4"]),
         ("after 2/3 of the dose", []),  # a fraction of something
         ("review 2/52", []),  # two weeks
+        ("| C3D1  | 4/15 | 4 | delayed 7 days", ["4/15"]),  # a chemotherapy table's cycle and day
     ],
 )
 def test_a_day_and_month_after_review_visit_or_before_is_a_date(text, expected):

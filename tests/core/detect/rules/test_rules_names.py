@@ -617,3 +617,8 @@ def test_keyed_initials_that_spell_an_abbreviation_are_found_as_a_lines_subject(
     text = "Priya Raghunathan (PR)   Manager\n1. CONCERNS\nPR reported bruising.\nPR 60 mg given"
     found = [s.start for s in run("signature_name", text) if text[s.start : s.end] == "PR"]
     assert found == [text.index("(PR)") + 1, text.index("PR reported")]
+
+
+def test_a_police_rank_titles_a_surname_that_is_a_word():
+    text = "3. POLICE | DC Hunter: crime recorded as assault."
+    assert texts("titled_name", text) == ["Hunter"]
