@@ -207,13 +207,13 @@ _USERNAME = re.compile(r"\b(?i:user\s*name|user\s*id|login|logon)[ \t]*[:=][ \t]
 # (nothing but a gap, a separator or the line's end after it); a common word is not one.
 _HANDLE = re.compile(
     r"(?<![\w.])(?i:(?:(?:triage|charge|primary|scrub|circulating)[ \t]+)?(?:rn|rpn|lpn|en|nurse|hca|scribe|clerk|user|operator|tech|transcriptionist|typist|secretary)"
-    r"|(?:entered|recorded|charted|documented|updated|modified|completed|logged|transcribed|typed)[ \t]+by)[ \t]*:[ \t]*"
-    r"(?P<v>[a-z]{1,16}(?:\.[a-z]{2,15})?\d{0,4})(?=[ \t]*(?:$|[,;|]|[ \t]{2}))",
+    r"|(?:entered|recorded|charted|documented|updated|modified|completed|logged|transcribed|typed|taken)[ \t]+by)[ \t]*:[ \t]*"
+    r"(?P<v>[a-z]{1,16}(?:\.[a-z]{2,15})?\d{0,4})(?=[ \t]*(?:$|[,;|]|[ \t]{2}|-{2,}))",
     re.MULTILINE,
 )
 
 
-_TYPIST = re.compile(r"(?i:transcri|typ|secretary)")
+_TYPIST = re.compile(r"(?i:transcri|typ|secretary|taken)")
 
 
 # The next field's label on the same line: a capitalised word, perhaps with one lower-case
@@ -260,6 +260,7 @@ _SIGNERS = _labels(
     "electronically signed by|e-signed by|esigned by|signed by|signed|dictated by|authorised by|authorized by"
     "|verified by|reviewed by|reported by|approved by|seen by|referred by|written by|completed by|copy to"
     "|copies to|cc|c.c.|co-signed by|co-signed|cosigned by|cosigned|countersigned by|countersigned|witnessed by"
+    "|signature|doctor signature|clinician signature"
 )
 _STAFF = _labels("transcribed by|typed by|taken by|entered by|recorded by")  # typists, receptionists
 _SIGN_LABEL = re.compile(
@@ -297,6 +298,8 @@ _TYPED_BY = re.compile(
     r"(?=[ \t]*(?:$|[,;]|\d{1,2}[/.-]\d)|\t|[ ]{2,})",
     re.M,
 )
+# ... and the same pair in brackets after the writer's role: "Bereavement Coordinator (DOH/lr)".
+_BRACKET_REF = re.compile(r"\((?P<a>[A-Z]{2,4})/(?P<b>[a-z]{2,3})\)")
 _LETTER_REF = re.compile(
     r"(?<![\w.])(?i:(?:our|your|my)[ \t]+)?(?i:ref|reference)\b\.?[ \t]*(?i:no\.?)?[ \t]*:[ \t]*"
     r"(?P<a>[A-Z]{2,4})[ \t]*/[ \t]*(?P<b>[A-Za-z]{2,4})(?![\w/])"
@@ -339,7 +342,7 @@ _ATTENDANCE = re.compile(
     r"\b(?i:present|attendees|attending|in[ \t]+attendance|participants|apologies)[ \t]*:(?P<list>[^\n]+)"
 )
 _LIST_ITEM = re.compile(r"(?:(?<=[:,;&/])|(?<=\band)|^)[ \t]*(?P<n>[A-Z]{2,4})(?=[ \t]*(?:[,;&/)]|\band\b|$))", re.M)
-_BY_INITIALS = re.compile(r"\bby[ \t]+(?P<n>[A-Z]{2,3})(?=[ \t]*(?:[.;,)]|$))", re.M)
+_BY_INITIALS = re.compile(r"\b(?i:by)[ \t]+(?P<n>[A-Z]{2,3})(?=[ \t]*(?:[.;,)]|$)|[ \t]+\d{1,2}[./]\d{1,2})", re.M)
 _ITEM_INITIALS = re.compile(r"(?m)^[ \t]*(?:\d{1,2}[.)][ \t]*)?(?P<n>[A-Z]{2,3})[ \t]+(?:--?|–|—)[ \t]+(?=[a-z])")
 _INITIALS_BEFORE_NUMBER = re.compile(r"(?<![\w/])(?P<n>[A-Z]{2,3})[ \t]*(?:/[ \t]*)?(?=(?:bleep|ext|extn|pager)\b\.?[ \t]*:?[ \t]*\d)", re.I)
 # A message or phone log: lines stamped with a date (and a time). Staff sign each entry with
@@ -360,8 +363,14 @@ _LOG_TAG = re.compile(r"(?P<n>[A-Z]{2,3}|[a-z]{2,3})[ \t]*:(?![/\d])")
 # (initials of a Mc or Mac surname keep its small letters: "-KMc")
 _LOG_END = re.compile(
     r"(?:(?<=[.!?)])[ \t]+[-–—~]?|[ \t]+[-–—~])[ \t]*(?P<n>[A-Z]{2,3}|[A-Z]{1,2}Ma?c[A-Z]?)[ \t]*$"
-    r"|[ \t]+[-–—~][ \t]*(?P<low>[a-z]{2,3})[ \t]*$",
+    r"|[ \t]+[-–—~]{1,2}[ \t]*(?P<low>[a-z]{2,3})[ \t]*$",
     re.M,
+)
+# Words that open a message thread's lines as labels or roles, not as someone's name.
+_CHAT_LABELS = frozenset(
+    """plan note notes obs meds update reply answer question txt text msg sms call phone email from sent subject
+    date time me you them us patient client nurse doctor mum mom dad nan koro son daughter wife husband
+    partner carer staff reception admin system auto bot re fyi""".split()
 )
 _LOG_LABELS = frozenset(
     "RE CC PT MD DR RN NP PA GP BP HR RR OT ST SW ED ER CT MR DX HX RX TX SX PS NB FYI DOB MRN NHI NHS ID "
@@ -441,7 +450,7 @@ class SignatureNameDetector(_NameRule):
         for m in (*_TYPED_INITIALS.finditer(text), *_TYPED_BY.finditer(text)):
             if plain(m["n"].upper()) and plain(m["n"]):
                 yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
-        for m in _LETTER_REF.finditer(text):
+        for m in (*_LETTER_REF.finditer(text), *_BRACKET_REF.finditer(text)):
             if any(m[g] in _ROLE_INITIALS for g in ("a", "b")):
                 continue  # "Ref: GP/OT": services
             for g in ("a", "b"):
@@ -499,6 +508,7 @@ class SignatureNameDetector(_NameRule):
         not be a clinical abbreviation; in lower case ("jk: called Bartell", "... -jk") or as
         an abbreviation ("-RM", "RM:") the same letters must sign the log twice or more."""
         starts = [m.end() for m in _LOG_STAMP.finditer(text)]
+        speakers: list[re.Match[str]] = []
         if len(starts) < 2:
             # a message thread without stamps, each line opened by its speaker ("przemysław:
             # hi can i get...", "KT: booked w/ Dr HWANG -KT"): three such lines or more, two
@@ -508,6 +518,7 @@ class SignatureNameDetector(_NameRule):
             if len(chat) < 3 or people < 2:
                 return
             starts = [m.end() for m in chat]
+            speakers = [m for m in chat if m["who"].islower()]
         found: list[tuple[int, int, str]] = []
         for at in starts:
             line_end = text.find("\n", at)
@@ -527,6 +538,13 @@ class SignatureNameDetector(_NameRule):
                 times[value.upper()] >= 2 and value.casefold() not in encoder_words()
             ):
                 yield self.span(start, end, Category.NAME, "OTHER", 0.8, validated=True)
+        # in a message thread two people or more speak in lower case; one who speaks twice or
+        # more is a person even where the name is a word too ("tam: kia ora kiri its tam")
+        turns = Counter(m["who"] for m in speakers)
+        for m in speakers:
+            who = m["who"]
+            if turns[who] >= 2 and len(who) >= 3 and who not in _CHAT_LABELS and who.upper() not in _LOG_LABELS:
+                yield self.span(m.start("who"), m.end("who"), Category.NAME, "OTHER", 0.8, validated=True)
 
     def _name_list(self, text: str, pos: int, fine: str, strict: bool) -> Iterator[Span]:
         """Names after a sign-off label, several after "cc:". Without a colon ("seen by ...")
@@ -799,6 +817,13 @@ _BED_NAME_AGE = re.compile(
 )
 
 
+# ... or a bed's line that gives the name the resident goes by, then the full name and the age
+# in brackets: "RM 2  MAVIS (MAVIS TE WHATA, 94)", "Rm 7 Jack (Mr Jacobus van der Heuvel, 88)".
+_BED_NICK_FULL_AGE = re.compile(
+    rf"(?m)^[ \t]*{_BED_LABEL}(?P<nick>{WORD})[ \t]*\([ \t]*(?:(?i:mr|mrs|ms|miss|mx|dr)\.?[ \t]+)?(?P<n>{NAME}),[ \t]*(?P<age>\d{{1,3}})[ \t]*\)"
+)
+
+
 @register("handover_name")
 class HandoverNameDetector(_NameRule):
     """The patient's name on a handover sheet or ward list line, before the age and sex or
@@ -808,6 +833,16 @@ class HandoverNameDetector(_NameRule):
         out = []
         stop, acronyms, vocab, common = not_names(), clinical_acronyms(), encoder_words(), name_words()
         firsts, lasts = first_names(), surnames()
+        for m in _BED_NICK_FULL_AGE.finditer(text):
+            # the bracket's full name and age prove the line, in capitals too ("MAVIS TE WHATA",
+            # where the name trimmer would stop at "TE"); its words must still be no heading's
+            keys = [_key(w) for w in re.split(r"[ \t,]+", f"{m['nick']} {m['n']}") if w]
+            if any(k in stop or k.upper() in acronyms for k in keys) or not 0 < int(m["age"]) <= 120:
+                continue
+            if all(k in vocab and k not in firsts and k not in lasts for k in keys):
+                continue  # ordinary words ("Falls (Post op, 2)")
+            out.extend(self.span(m.start(g), m.end(g), Category.NAME, "PATIENT", 0.85, validated=True) for g in ("nick", "n"))
+            out.append(self.span(m.start("age"), m.end("age"), Category.AGE, "OTHER", 0.8, validated=True))
         for m in (*_HANDOVER_LINE.finditer(text), *_NAME_THEN_BED.finditer(text), *_BED_NAME_AGE.finditer(text)):
             groups = [g for g in ("n", "nick", "n2") if m.groupdict().get(g)]
             keys = [_key(w) for g in groups for w in re.split(r"[ \t,]+", m[g]) if w]

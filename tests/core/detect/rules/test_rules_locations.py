@@ -418,3 +418,17 @@ def test_an_organisation_is_not_read_back_across_a_street_and_the_next_sentence(
 def test_maori_medium_schools_and_teams_named_for_a_place(text, expected):
     spans = run("organisation", text)
     assert [text[s.start : s.end] for s in spans] == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("glad that Harrowby & Daughters Funeral Directors of Sturminster Newton were", ["Harrowby & Daughters Funeral Directors"]),
+        ("advocate Femi Adebanjo from Speak Up Nene Advocacy (Declan asked)", ["Speak Up Nene Advocacy"]),
+        ("referred to Perth Toxicology Reference Lab, TAT 5-7 days", ["Perth Toxicology Reference Lab"]),
+        ("born 14.10.25 at 03:52, Lydmoor Midwife-Led Unit | Baby", ["Lydmoor Midwife-Led Unit"]),
+        ("Send to Lab today", []),
+    ],
+)
+def test_funeral_directors_advocacy_services_labs_and_birth_units(text, expected):
+    assert texts("organisation", text) == expected

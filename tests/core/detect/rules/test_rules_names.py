@@ -622,3 +622,30 @@ def test_keyed_initials_that_spell_an_abbreviation_are_found_as_a_lines_subject(
 def test_a_police_rank_titles_a_surname_that_is_a_word():
     text = "3. POLICE | DC Hunter: crime recorded as assault."
     assert texts("titled_name", text) == ["Hunter"]
+
+
+@pytest.mark.parametrize(
+    "text, detector, expected",
+    [
+        ("RM 2  MAVIS (MAVIS TE WHATA, 94) NHI WDA8591.", "handover_name", ["MAVIS", "MAVIS TE WHATA", "94"]),
+        ("RM 7  JACK (MR JACOBUS VAN DER HEUVEL, 88) NHI", "handover_name", ["JACK", "JACOBUS VAN DER HEUVEL", "88"]),
+        ("Bed 4  Falls (Post op, 2) review", "handover_name", []),
+        ("Bereavement Coordinator (DOH/lr) | cc: Dr H. Pemberton", "signature_name", ["DOH", "lr", "H. Pemberton"]),
+        ("SNOMED 1098731000000109 added. Coded by CP 18.06.25.", "signature_name", ["CP"]),
+        ("CALLED TO OAKHAVEN 16:52, READ BACK BY MTK.", "signature_name", ["MTK"]),
+        ("Doctor signature: NWS   Date of request: 07/11", "signature_name", ["NWS"]),
+        ("11/7/25 16:30 | Phone Note | Taken by: dmo ----\nDad calling. -- dmo\n", "labelled_name", ["dmo"]),
+    ],
+)
+def test_a_rest_homes_bed_lines_and_more_initials(text, detector, expected):
+    """Development notes 147-165 (twelfth pass)."""
+    assert texts(detector, text) == expected
+
+
+def test_a_message_threads_speaker_who_speaks_twice_is_a_person_even_where_the_name_is_a_word():
+    text = (
+        "Tues 2/9 -- txt\ntam: kia ora kiri its tam.\nkiri: kia ora tam! yes thats me\n"
+        "tam: sorry missed ur call\nkiri: all good bro.\nplan: see thurs\nplan: review\n"
+    )
+    found = [text[s.start : s.end] for s in run("signature_name", text)]
+    assert found.count("tam") == 2 and "plan" not in found
