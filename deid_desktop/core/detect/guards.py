@@ -30,6 +30,7 @@ from typing import Iterable
 from ..categories import Category
 from ..spans import Span
 from .lexicons import clinical_acronyms, encoder_words, guard_terms, places, professions
+from .calendar_words import MAORI_MONTH_NAME
 
 GUARDED_CATEGORIES = frozenset({Category.NAME, Category.LOCATION, Category.ORGANIZATION})
 
@@ -87,12 +88,14 @@ _SCORE_LABEL = re.compile(
 # notes one was a date, and a weekday stood before it ("Fri 5/7").
 _DURATION_LABEL = re.compile(
     r"(?:\b(?:for|x|over|within|past|last|in|after|every|q|next|review|visit|follow[\s-]?up|f/?u|repeat|recheck|"
-    r"approx\.?|about|off)|~|@)\s*$",
+    r"approx\.?|about|off"
+    # a dose's frequency before a course's length: "Cefalexin 500 mg TDS 10/7"
+    r"|tds|tid|bd|bid|qds|qid|od|daily|mane|nocte|prn)|~|@)\s*$",
     re.IGNORECASE,
 )
 # A range of weeks, "4-6/52" (no month has 52 weeks' number), and of days or months after a
 # label, "for 3-5/7", "review 3-6/12" ("4-6/12" alone may be the 4th to the 6th of December).
-_DURATION_RANGE = re.compile(r"(?<![\d/])\d{1,2}[ \t]*[-–][ \t]*\d{1,2}[ \t]*/[ \t]*(52|7|12)(?![\d/])")
+_DURATION_RANGE = re.compile(r"(?<![\d/])\d{1,2}[ \t]*[-–][ \t]*\d{1,2}[ \t]*/[ \t]*(52|7|12|24)(?![\d/])")
 # A fraction of an inch: 5/8" board, 3/4 in.
 _INCHES_AFTER = re.compile(r"[ \t]*(?:[\"″”]|(?:in|inch|inches)\b)")
 # A time range written with dots, "10.00-12.15": a side whose minutes no month can be (00 or
@@ -113,11 +116,13 @@ def _is_a_time_or_measure_not_a_date(text: str, span: Span, value: str) -> bool:
     time range ("10.00-12.15")."""
     for m in _DURATION_RANGE.finditer(text, max(0, span.start - 8), min(len(text), span.end + 8)):
         if m.start() <= span.start and span.end <= m.end():
-            if m.group(1) == "52" or _DURATION_LABEL.search(text, max(0, m.start() - 16), m.start()):
+            # (no month is 24 either: "BF x 3-4/24", three or four times a day)
+            if m.group(1) in ("52", "24") or _DURATION_LABEL.search(text, max(0, m.start() - 16), m.start()):
                 return True
     if _SLASH_PAIR.fullmatch(value) and _INCHES_AFTER.match(text, span.end):
         return True
     return _dot_time_range(text, span)
+_COURSE_BEFORE = re.compile(r"\b(?i:for|x|tds|tid|bd|bid|qds|qid|od|daily|mane|nocte)\s*$")
 _AGO_AFTER = re.compile(r"\s*(?:ago|later|post|time|days?|weeks?|months?|hx|history|dose|old)\b", re.IGNORECASE)
 _DURATION = re.compile(r"(\d{1,2})/(7|52|12)")
 # Before "n/52" only a birth says it may be a month and a year ("DOB 4/52").
@@ -128,8 +133,12 @@ def _is_duration(text: str, span: Span, value: str, before: str) -> bool:
     """A fraction of a week, a month or a year: "2/52" (no month has 52 weeks' number), or
     "3/7" and "6/12" with a label or a unit word that says a span of time."""
     m = _DURATION.fullmatch(value)
-    if m is None or int(m.group(1)) > int(m.group(2)) or int(m.group(1)) == 0:
+    if m is None or int(m.group(1)) == 0:
         return False
+    if int(m.group(1)) > int(m.group(2)):
+        # a course longer than a week after its dose or "for": "TDS 10/7", "for 14/7" (after
+        # "review" 10/7 is the tenth of July)
+        return m.group(2) == "7" and int(m.group(1)) <= 28 and _COURSE_BEFORE.search(before) is not None
     if m.group(2) == "52":
         return not _BIRTH_BEFORE.search(before)
     return bool(_DURATION_LABEL.search(before) or _AGO_AFTER.match(text, span.end))
@@ -245,7 +254,7 @@ CREDENTIALS = (
     # colleges' fellowships and memberships of Australia, New Zealand, the UK and Ireland
     "FRANZCR", "FRANZCOG", "FACEM", "FCICM", "FAFRM", "FAChPM", "FACD", "FACRRM", "FRCPCH", "FRCOG",
     "MRCOG", "FRCEM", "FFICM", "FRCPsych", "FRCPI", "FRCSI", "MRCPI", "FRCGP", "FDSRCS", "FAAP", "FACC",
-    "FACOG", "FACR", "RDMS", "RDCS", "RVT", "MLS(ASCP)",
+    "FACOG", "FACR", "RDMS", "RDCS", "RVT", "MLS(ASCP)", "RCIS", "RCES",
     # nurses' specialty certifications ("Kateri Begay, RN, OCN")
     "OCN", "CCRN", "CEN", "CNOR", "RNC", "PCCN", "CHPN", "WOCN", "CWOCN", "CDCES", "CDE", "IBCLC", "BSN", "MSN",
     # advanced practitioners in the UK ("K. Idowu ANP")
@@ -314,6 +323,8 @@ def _is_job_title(text: str, span: Span) -> bool:
     parts = [p.strip(",.;:()") for p in text[span.start : span.end].split()]
     if not parts:
         return False
+    if _SPECIALTY_BEFORE.search(text, max(0, span.start - 40), span.start):
+        return True  # "Consultant in Old Age Psychiatry": the post's specialty
     if len(parts) == 1 and text[span.start - 1 : span.start] == "(" and DEPARTMENT_WORD.fullmatch(parts[0]):
         return True  # a clinician's department in brackets after the name: "Mr S. Venkatesan (Orthopaedics)"
     if all(_TITLE_WORD.fullmatch(p) for p in parts):
@@ -326,6 +337,7 @@ def _is_job_title(text: str, span: Span) -> bool:
     )
 
 
+_SPECIALTY_BEFORE = re.compile(r"\b(?:Consultant|Specialist|Registrar|Fellow|Lecturer|Senior[ \t]+Lecturer|Trainee|Physician)[ \t]+in[ \t]+$")
 # Adjectives of specialties: "Colorectal", "Vascular", "Paediatric", "Orthopaedic".
 _CLINICAL_ADJECTIVE = re.compile(r"[A-Z][a-z]+(?:al|ic|ar|ary|ive)")
 
@@ -388,7 +400,7 @@ def _has_no_date_or_age_in_it(text: str, span: Span) -> bool:
     if any(c.isdigit() for c in value):
         return False
     if span.category == Category.DATE:
-        return _DATE_WORD.search(value) is None
+        return _DATE_WORD.search(value) is None and MAORI_MONTH_NAME.search(value) is None
     if span.category == Category.AGE:
         return _NUMBER_WORD.search(value) is None
     if span.category == Category.ID:
@@ -563,7 +575,7 @@ _AMOUNT_WITH_UNIT = re.compile(r"\d+(?:\.\d+)?(?:g|kg|mg|mcg|ug|ml|mL|L|cm|mm|mm
 _CLOCK_12H = re.compile(r"(?:[1-9]|1[0-2])(?:[:.][0-5]\d)?[ \t]?(?i:am|pm|a\.m\.?|p\.m\.?)")
 # The item codes of a US home-health assessment (OASIS: "M0066", "GG0130").
 _FORM_ITEM = re.compile(r"(?:M|GG)\d{4}[A-Z]?")
-_FIELD_START = re.compile(r"(?:^|\n|\t|[ ]{2})[ \t]*$")
+_FIELD_START = re.compile(r"(?:^|\n|\t|[ ]{2}|\[[ xX✓]?\])[ \t]*$")  # (or a checkbox: "[X] M1033")
 
 
 def _clock_time_after_a_verb(text: str, span: Span) -> bool:
@@ -682,12 +694,18 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
         return True  # "Location: Tesco Extra": the field's label
     if span.category == Category.NAME and value in ("M", "F") and _AGE_BEFORE_SEX.search(text, max(0, span.start - 16), span.start):
         return True  # "71 y.o. F": the sex after an age
+    if span.category == Category.NAME and value in ("Y", "N") and _QUESTION_BEFORE.search(text, _line_start(text, span.start), span.start):
+        return True  # "Self-harm or suicide attempt ever?     Y -- OD 2019": the answer
+    if span.category in (Category.CONTACT, Category.ID) and _inside(_PAGE_NUMBER, text, span):
+        return True  # a fax's page count: "P.001/003"
     if span.category == Category.LOCATION and _clock_time_after_a_verb(text, span) and not _JOINED_AFTER.match(text, span.end):
         return True  # "CATT to visit 2300."; not a piece of "member 2211-MA"
     if span.category in GUARDED_CATEGORIES and (_ACT_END.search(value) or _ACT_AFTER.match(text, span.end)):
         return True  # "the Oranga Tamariki Act 1989", "Mental Health Act": a law's title
     if span.category in GUARDED_CATEGORIES and _IWI.fullmatch(value) and not _IWI_BODY_AFTER.match(text, span.end):
         return True  # "Iwi: Ngāti Kahu": an affiliation, as an ethnicity is; "Ngāti Kahu Hauora" is a body
+    if span.category in GUARDED_CATEGORIES and _IWI_LABEL.search(text, _line_start(text, span.start), span.start) and not _IWI_BODY_AFTER.match(text, span.end):
+        return True  # "Iwi: Te Aitanga-a-Māhaki, Ngāti Porou": whatever the label's line lists
     if span.category in (Category.LOCATION, Category.ORGANIZATION, Category.NAME) and _YEAR_MAKE.match(value):
         return True  # "lives in his car (2009 Honda Civic)": a car's year and make
     if span.category in (Category.ID, Category.CONTACT) and _AMOUNT_WITH_UNIT.fullmatch(value):
@@ -698,17 +716,22 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
 
 
 _LOWER_WORD = re.compile(r"[a-z]{3,}")
+_QUESTION_BEFORE = re.compile(r"\?[ \t]*(?:[-–:|][ \t]*)?$")
+_PAGE_NUMBER = re.compile(r"\b(?i:p|pg|page)\.?[ \t]*\d{1,3}[ \t]*(?:/|of)[ \t]*\d{1,3}(?![\d/])")
 # A law's title: the span ends with "Act", or "Act" follows it after at most three more
 # capitalised words ("Oranga" of "Oranga Tamariki Act 1989").
 _ACT_END = re.compile(r"(?<![\w-])(?:Act|Bill)$")
 _ACT_AFTER = re.compile(r"(?:[ \t]+[A-ZĀĒĪŌŪ][\w'’-]*){0,3}[ \t]+(?:Act|Bill)\b(?![\w'’-])")
 # An iwi by the word that says so ("Ngāti Kahu", "Ngai Tahu"), and what makes one a body.
 _IWI = re.compile(r"(?:Ngāti|Ngati|Ngāi|Ngai)[ \t]+[A-ZĀĒĪŌŪ][\w'’-]*(?:[ \t]+[A-ZĀĒĪŌŪ][\w'’-]*)?")
+# (the label's value: words a single space apart, up to a full stop, a semicolon, a bar or a
+# column gap: "Iwi: Ngāti Tamaterā.  Occupation: ..." holds no more)
+_IWI_LABEL = re.compile(r"\b(?i:iwi(?:[ \t]+affiliations?)?|hapū|hapu)[ \t]*:[ \t]*(?:[^\s.;|]+[ ]?)*$")
 _IWI_BODY_AFTER = re.compile(r"[ \t]+(?:Hauora|Trust|Rūnanga|Runanga|Health|Services|Iwi|Incorporated|Inc|Ltd|Limited|Charitable)\b")
 _SERIAL_AFTER = re.compile(r"[ \t]*[:#]?[ \t]*[A-Z0-9-]*\d")
 # Form labels a model read as the value after them ("Location: Tesco Extra").
 _FIELD_LABELS_AS_WORDS = frozenset("Location Address Facility Site Place Venue Organisation Organization Employer School Name".split())
-_LABEL_COLON_AFTER = re.compile(r"[ \t]*:")
+_LABEL_COLON_AFTER = re.compile(r"[ \t]*:|[ ]{3,}|\t")  # (or a form's column gap: "Address     7 Quantock Ope")
 
 
 # A section of an act written as one word: "s136", "s.2", "ss47".
@@ -1158,6 +1181,33 @@ def _clock_time_read_as_date(text: str, span: Span) -> bool:
     return False
 
 
+# A document writes its dates day first (UK, AU, NZ) or month first (US); its dates with a
+# year and a day above twelve say which. In a day-first letter "10/14" and "8/14" are
+# scores in a test's table (no month is 14), though "4/15" would be a US visit.
+_FULL_NUMERIC_DATE = re.compile(r"(?<![\w./-])(\d{1,2})([/.-])(\d{1,2})\2(?:\d{4}|\d{2})(?![\w/]|[.-]\d)")
+_BARE_DAY_MONTH = re.compile(r"(\d{1,2})/(\d{1,2})(?:/(?:\d{4}|\d{2}))?")
+
+
+def date_order(text: str) -> str | None:
+    """"dm" where the text's full dates are written day first, "md" where month first, None
+    where they do not say or say both."""
+    day_first = month_first = False
+    for m in _FULL_NUMERIC_DATE.finditer(text):
+        a, b = int(m[1]), int(m[3])
+        day_first |= 12 < a <= 31 and 1 <= b <= 12
+        month_first |= 12 < b <= 31 and 1 <= a <= 12
+    if day_first != month_first:
+        return "dm" if day_first else "md"
+    return None
+
+
+def _no_month_in_the_documents_order(text: str, span: Span, order: str | None) -> bool:
+    if order is None or span.category != Category.DATE:
+        return False
+    m = _BARE_DAY_MONTH.fullmatch(text, span.start, span.end)
+    return m is not None and int(m[2] if order == "dm" else m[1]) > 12
+
+
 _HMS = re.compile(r"(?<![\d:])(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?![\d:])")
 # A score out of a fixed total written again and again down a table's column ("13/20",
 # "11/20", "14/20"): a scale, not dates (no month is 20). Three times or more in the text.
@@ -1286,6 +1336,9 @@ class ClinicalTermGuard:
 
     def filter(self, text: str, spans: Iterable[Span]) -> list[Span]:
         spans = [_age_after_birth_date(text, s) for s in spans]
+        if any(s.category == Category.DATE and _BARE_DAY_MONTH.fullmatch(text, s.start, s.end) for s in spans):
+            order = date_order(text)
+            spans = [s for s in spans if not _no_month_in_the_documents_order(text, s, order)]
         times = log_times(text) if any(opens_a_line(text, s.start) for s in spans) else frozenset()
         return [
             s for s in spans

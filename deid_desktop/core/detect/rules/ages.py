@@ -12,7 +12,9 @@ from .common import RuleDetector, before, keep_longest
 
 _YEARS_OLD = re.compile(r"(?<![\w.])(\d{1,3})(?:\s*|-)(?:years?|yrs?|y)\.?(?:\s*|-)old\b", re.I)
 _YO = re.compile(r"(?<![\w.])(\d{1,3})\s*(?:yo|y/o|y\.o\.?|yoa)(?:[mf])?(?![A-Za-z])", re.I)  # "79 YOM", "34yof"
-_AGED = re.compile(r"\b(?:aged?|age\s+of)\s*[:=]?\s*(\d{1,3})(?!\d|\.\d)", re.I)
+# (a form's "Age at visit: 8 mo 4 d", "Age today: 3")
+_AGE_WHEN = r"(?:[ \t]+(?:at[ \t]+(?:visit|review|referral|assessment|admission|exam|contact)|today|now))?"
+_AGED = re.compile(rf"\b(?:aged?{_AGE_WHEN}|age\s+of)\s*[:=]?\s*(\d{{1,3}})(?!\d|\.\d)", re.I)
 _SEX = re.compile(r"(?<![\w.])(\d{1,3})([MF])(?![\w'])")
 # An age with "y" and the sex apart: "63y F", "63y, female", "63 y male".
 _Y_SEX = re.compile(r"(?<![\w.])(\d{1,3})[ \t]?y\.?,?[ \t]+(?:[MF]|male|female|man|woman)(?![\w'])", re.I)
@@ -71,7 +73,7 @@ _WORDS = re.compile(
 # "14F Foley", "8F sheath": French gauge, not a 14-year-old girl.
 _GAUGE_AFTER = re.compile(r"\s*(?:fr|french|foley|catheter|cath|sheath|tube|drain|cannula|stent|ngt|ng|idc|ett|g)\b", re.I)
 _AGE_IN_MONTHS = re.compile(
-    r"(?<![Gg]estational )(?<!GESTATIONAL )\b(?i:age|aged)[ \t]*:?[ \t]*(\d{1,2})[ \t]*(?i:months?|mths?|mos?|weeks?|wks?)\b"
+    rf"(?<![Gg]estational )(?<!GESTATIONAL )\b(?i:(?:age|aged){_AGE_WHEN})[ \t]*:?[ \t]*(\d{{1,2}})[ \t]*(?i:months?|mths?|mos?|mo|weeks?|wks?)\b"
 )
 _NOT_AN_AGE_AFTER = re.compile(r"\s*(?:weeks?|wks?|/40|days?|months?|mo|mths?|hours?|%|mg|kg|cm)\b", re.I)
 _NOT_AN_AGE_BEFORE = re.compile(r"(?:gestational|corrected|bone|mental|developmental|reading|skeletal)\s+$")

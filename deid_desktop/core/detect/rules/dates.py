@@ -7,6 +7,7 @@ import re
 from ...categories import Category
 from ...spans import Span
 from ..base import register
+from ..calendar_words import MAORI_ANY_MONTH, MAORI_TRADITIONAL_MONTH, MAORI_WEEKDAY
 from .common import RuleDetector, before, keep_longest, trie_regex, unit_follows
 
 _MONTH_WORDS = [
@@ -39,8 +40,15 @@ _YEAR_ALONE = re.compile(r"(?<![\w./-])((?:19|20)\d{2})(?![\w/]|[.-]\d)")
 _LOWER_MONTHS = [w.lower() for w in _MONTH_WORDS[:12] if w not in ("May", "March")]
 _IN_MONTH = re.compile(
     r"(?:\b(?:in|since|during|until|till|by|from|early|mid|late|last|next|this|before|after|repeat|due|around|about|approx\.?|approximately|circa|"
+    r"ceased|stopped|started|commenced|completed|finished|[Cc]eased|[Ss]topped|[Ss]tarted|[Cc]ommenced|"
     r"end\s+of|start\s+of|beginning\s+of)[\s-]+|~\s*)"
     rf"({_FULL_MONTH}|{trie_regex(_LOWER_MONTHS, ignore_case=False)}(?![A-Za-z])|{trie_regex(_MONTH_WORDS[12:], ignore_case=False)}\.?(?![A-Za-z]))"
+)
+# A date in te reo Māori ("Rāapa 4 Hune 2025", "hui 2 Hōngongoi", "by Mahuru"): a day and any
+# month, any month and a year, or a traditional month's name alone.
+_MAORI_DATE = re.compile(
+    rf"(?<![\w-])(?:{MAORI_WEEKDAY},?[ \t]+)?(?:[0-3]?\d[ \t]+{MAORI_ANY_MONTH}(?:,?[ \t]+(?:19|20)\d\d(?!\d))?"
+    rf"|{MAORI_ANY_MONTH}[ \t]+(?:19|20)\d\d(?!\d)|{MAORI_TRADITIONAL_MONTH})"
 )
 _ORDINAL = re.compile(r"\b(?:on|from|until|since|by|before|after)\s+the\s+([0-3]?\d(?:st|nd|rd|th))\b", re.I)
 
@@ -52,6 +60,8 @@ _SHORT_CONTEXT = re.compile(
     r"|cycle|given|labs|bloods|taken|collected|received|started|stopped|ceased|commenced|booked|sent|return(?:ed)?"
     r"|visit|visited|before|after|c\d{1,2}d\d{1,2})\W*)$"  # a chemotherapy table's "C3D1  | 4/15"
 )
+# "on 11/12", "dated 3/7": a day, not eleven months or three days
+_ON_BEFORE = re.compile(r"\b(?i:on|dated)[ \t]+$")
 _YEAR_CONTEXT = re.compile(r"\b(?:in|since|from|until|till|during|circa|c\.|year|early|late|mid|before|after)[\s-]*$")
 # An event of a life or an illness told with its year ("dx 2011", "retired 2019", "quit
 # 2015"): the wording proves the year a date.
@@ -71,7 +81,7 @@ _WEEKDAY_BEFORE = re.compile(rf"(?<![A-Za-z]){_WEEKDAY}\.?,?[ \t]+$")
 # "Fri 5th", "Fri 5/7": after a weekday a bare day or day/month is a date, not a count or a
 # duration ("5/7" alone is five days).
 _WEEKDAY_DAY = re.compile(
-    rf"(?<![A-Za-z]){_WEEKDAY}\.?,?[ \t]+(?:[0-3]?\d(?:st|nd|rd|th)|\d{{1,2}}/\d{{1,2}})(?![\w/]|[.-]\d)"
+    rf"(?<![A-Za-z]){_WEEKDAY}\.?,?[ \t]+(?:(?:the[ \t]+)?[0-3]?\d(?:st|nd|rd|th)|\d{{1,2}}/\d{{1,2}})(?![\w/]|[.-]\d)"
 )
 _VERSION_BEFORE = re.compile(r"(?:\bv|version|ver\.?|release|build)\s*$")
 
@@ -116,7 +126,7 @@ class DateDetector(RuleDetector):
         for m in _DAY_SLASH_MONTH.finditer(text):
             a, b = int(m[1]), int(m[2])
             if (
-                m[2] not in _DURATION_DENOMINATORS
+                (m[2] not in _DURATION_DENOMINATORS or _ON_BEFORE.search(before(text, m.start(), 8)))
                 and (_valid_day_month(a, b) or _valid_day_month(b, a))
                 and _SHORT_CONTEXT.search(before(text, m.start(), 20))
                 and not _NOT_A_DATE_AFTER.match(text, m.end())
@@ -131,6 +141,8 @@ class DateDetector(RuleDetector):
                 add(m.start(), m.end(), 0.6)
         for m in _IN_MONTH.finditer(text):
             add(m.start(1), m.end(1), 0.75, full=True)  # the wording proves it
+        for m in _MAORI_DATE.finditer(text):
+            add(m.start(), m.end(), 0.85, full=True)
         for m in _ORDINAL.finditer(text):
             if 1 <= int(re.sub(r"\D", "", m[1])) <= 31:
                 add(m.start(1), m.end(1), 0.6)

@@ -294,7 +294,9 @@ _TYPED_INITIALS = re.compile(
 # The typist's initials alone after the label, at the line's end, before the date or a column
 # gap: "Typed: kl", "Typed by: JM 20/11/24", "Transcribed by: TLB   Prairie View Imaging".
 _TYPED_BY = re.compile(
-    r"\b(?i:typed|typist|transcribed|transcriptionist|prepared)\b[ \t]*(?i:by)?[ \t]*:[ \t]*(?P<n>[A-Za-z]{2,3})"
+    r"\b(?i:typed|typist|transcribed|transcriptionist|prepared)\b[ \t]*(?i:by)?[ \t]*(?::[ \t]*|"
+    # or the date typed, then the typist: "Typed 04.10.24 ak"
+    r"[ \t](?:on[ \t]+)?\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}[ \t]+)(?P<n>[A-Za-z]{2,3})"
     r"(?=[ \t]*(?:$|[,;]|\d{1,2}[/.-]\d)|\t|[ ]{2,})",
     re.M,
 )
@@ -333,9 +335,11 @@ _ROLE_BEFORE_BRACKET = re.compile(
 # ("Precious Mhlanga (OT) -- PM", "Dr Rangi Doherty -- RD", "Gráinne McAteer (GMcA)"): a
 # key to the initials a table or a log signs with, like "PM = Precious Mhlanga".
 # (found from the initials back, which are rare, rather than from every capitalised word)
-_INITIALS_AFTER_MARK = re.compile(r"(?:--?|–|—|\()[ \t]*(?P<n>[A-Z]{2,4}|[A-Z]{1,2}Ma?c[A-Z]?)(?![\w])")
+_INITIALS_AFTER_MARK = re.compile(r"(?:--?|–|—|\(|\[)[ \t]*(?P<n>[A-Z]{2,4}|[A-Z]{1,2}Ma?c[A-Z]?)(?![\w])")
 _NAME_BEFORE_MARK = re.compile(
-    rf"(?<![\w'’-])(?P<full>(?:[{UP}]\.[ \t]?|[{UP}][{LO}]+[ \t]+)(?:[{UP}][{LO}]+[ \t]+)?[{UP}][{LO}][\w'’-]*)"
+    # (a name's words a space or two apart: a wider gap is a form's column before the name,
+    # "Receptionist   Chidimma Okwu (Receptionist)   [CO]")
+    rf"(?<![\w'’-])(?P<full>(?:[{UP}]\.[ \t]?|[{UP}][{LO}]+[ ]{{1,2}})(?:[{UP}][{LO}]+[ ]{{1,2}})?[{UP}][{LO}][\w'’-]*)"
     r"(?:,?[ \t]+[A-Za-z][A-Za-z ]{0,24}?)?(?:[ \t]*\([A-Za-z ]{1,20}\))?[ \t]*$"
 )
 _ATTENDANCE = re.compile(
@@ -379,8 +383,13 @@ _LOG_LABELS = frozenset(
 
 
 _INITIALS_KEY = re.compile(
-    rf"(?<![\w/])(?P<n>[A-Z]{{2,3}}|[A-Z]{{1,2}}Ma?c[A-Z]?)[ \t]*(?:=|[-–—:])[ \t]*(?:(?:{_TITLE})\b\.?[ \t]+)?"
-    rf"(?P<full>[{UP}][{LO}]+(?:[ \t]+[{UP}][{LO}][\w'’-]*){{1,2}})"  # (not a role after it: "TW = Talia Wirihana ANUM")
+    # capitals with "=", a dash or a colon; small letters only with "=" or opening a line
+    # ("kp = Karine Petrosyan, RN")
+    rf"(?<![\w/])(?:(?P<n>[A-Z]{{2,3}}|[A-Z]{{1,2}}Ma?c[A-Z]?)[ \t]*(?:=|[-–—:])|(?P<low>(?<![^\s(\[|])[a-z]{{2,3}})[ \t]*=)"
+    rf"[ \t]*(?:(?:{_TITLE})\b\.?[ \t]+)?"
+    # the given name may be an initial ("RV = Dr R. Vukasinovic") or hyphenated ("Jae-won Kim")
+    rf"(?P<full>(?:[{UP}]\.[ \t]*(?=[{UP}][{LO}])|[{UP}][{LO}]+(?:[-'’][{LO}]+)?[ \t]+)"
+    rf"[{UP}][{LO}][\w'’-]*(?:[ \t]+[{UP}][{LO}][\w'’-]*)?)"  # (not a role after it: "TW = Talia Wirihana ANUM")
 )
 _LAST_FIRST_FORM = re.compile(rf"(?<![\w,])(?P<last>{WORD}),[ \t]*(?P<first>{WORD})(?:[ \t]+[{UP}]\b\.?)?")
 
@@ -481,26 +490,35 @@ class SignatureNameDetector(_NameRule):
             if person and initials[0] == given[0] and last and (len(initials) < 3 or mac or initials[1] in "".join(w[0] for w in words[1:])):
                 keyed.add(initials)
                 yield self.span(start, end, Category.NAME, "OTHER", 0.8, validated=True)
+        for m in _rows_of_names_and_initials(text):
+            keyed.add(m["n"])
+            yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
         for m in _INITIALS_KEY.finditer(text):
             # a key to the initials ("HC = Hywel Cadwaladr", "TP - Tegan Parry"): the letters
             # are the name's own, whatever word they spell
-            words = m["full"].split()
+            g = "n" if m["n"] else "low"
+            value = m[g]
+            letters = value if g == "n" else value.upper()
+            words = m["full"].replace(".", ". ").split()
             # ... and a name, not a glossary's words ("ED = Emergency Department")
-            mac = re.search(r"Ma?c", m["n"])
-            last = words[-1].startswith(m["n"][mac.start() :]) if mac else m["n"][-1] == words[-1][0]
-            if m["n"][0] == words[0][0] and last and not all(w.casefold() in encoder_words() for w in words):
-                keyed.add(m["n"])
-                yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
+            mac = re.search(r"Ma?c", letters)
+            last = words[-1].startswith(value[mac.start() :]) if mac else letters[-1] == words[-1][0]
+            if letters[0] == words[0][0] and last and not all(w.casefold() in encoder_words() for w in words):
+                keyed.add(value)
+                yield self.span(m.start(g), m.end(g), Category.NAME, "OTHER", 0.8, validated=True)
         for value in keyed:
             # the keyed initials wherever else they stand, in the same capitals: a table's cell
             # ("| PM |"), brackets ("(PM)"), a line's start ("PR reported that ..."); not after a
             # number ("2 PM"). Letters that are also a word or an abbreviation ("PM", "OT")
             # only where a signature stands: a cell, brackets, a dash, before a colon.
-            anywhere = value not in _COMMON_CAPITALS and value not in clinical_acronyms() and value not in _ROLE_INITIALS
-            where = _ANYWHERE if anywhere else _SIGNING_PLACE
-            for m in re.finditer(where.format(re.escape(value)), text, re.M):
-                g = "n" if m["n"] is not None else "n2"
-                yield self.span(m.start(g), m.end(g), Category.NAME, "OTHER", 0.8, validated=True)
+            anywhere = (
+                value.isupper() and value not in _COMMON_CAPITALS and value not in clinical_acronyms() and value not in _ROLE_INITIALS
+            )
+            places = (_ANYWHERE, _SIGNING_PLACE) if anywhere else (_SIGNING_PLACE,)
+            for where in places:
+                for m in re.finditer(where.format(re.escape(value)), text, re.M):
+                    g = "n" if m["n"] is not None else "n2"
+                    yield self.span(m.start(g), m.end(g), Category.NAME, "OTHER", 0.8, validated=True)
         yield from self._log_initials(text, plain)
 
     def _log_initials(self, text: str, plain) -> Iterator[Span]:
@@ -572,7 +590,8 @@ class SignatureNameDetector(_NameRule):
 _CAPITALS = re.compile(r"[A-Z]{2,4}")
 _ANYWHERE = r"(?<![\w/.'’-])(?<!\d )(?P<n>{0})(?![\w/'’-])"
 _SIGNING_PLACE = (
-    r"(?:(?<=\|)|(?<=\()|(?<=-)|^)[ \t]*(?P<n>{0})(?=[ \t]*(?:\||\)|:|--|$))"
+    # a cell, brackets, after a dash, in a list of initials ("(LT, QD)", "| JvdM / QD |")
+    r"(?:(?<=\|)|(?<=\()|(?<=\[)|(?<=-)|(?<=,)|(?<=[ \t]/)|^)[ \t]*(?P<n>{0})(?=[ \t]*(?:\||\)|\]|:|--|,|[ \t]/|$))"
     r"|^[ \t]*(?P<n2>{0})(?=[ \t]+[a-z]+(?:ed|s)\b)"  # a line's subject: "PR reported that ..."
 )
 # Services and teams that sign or refer as often as people do ("Referred by: GP").
@@ -589,6 +608,31 @@ def _role_then_initials(text: str) -> Iterator[re.Match[str]]:
     """Initials in brackets right after the role of the one they name ("OT (MG)")."""
     for m in _BRACKETED_INITIALS.finditer(text):
         if _ROLE_BEFORE_BRACKET.search(text, max(0, m.start() - 32), m.start()):
+            yield m
+
+
+# An attendance table's row: the name opens the line, the initials close it, a column gap or
+# a cell's bar before them ("  Dr Harpreet Saini-Walsh    Palliative care physician    HSW").
+_ROW_NAME_THEN_INITIALS = re.compile(
+    rf"(?m)^[ \t|]*(?:(?:{_TITLE})\.?[ \t]+)?"
+    rf"(?P<full>[{UP}][{LO}]+(?:-[{UP}]?[{LO}]+)?(?:[ \t](?:{_PARTICLE}[ \t]){{0,2}}[{UP}][{LO}'’]+(?:-[{UP}][{LO}]+)?){{1,2}})"
+    r"(?:[ \t]{2,}|\t|[ \t]*\|)[^\n]*?(?:[ \t]{2,}|\t|\|[ \t]*)(?P<n>[A-Z][A-Za-z]{1,4})[ \t]*\|?[ \t]*$"
+)
+
+
+def _letters_of(full: str) -> set[str]:
+    """The initials a name is signed with: every part's first letter ("JvdM" for Joost van der
+    Merwe, "HSW" for Harpreet Saini-Walsh), in capitals too, or the first and the last."""
+    parts = re.split(r"[ \t-]+", full.strip())
+    every = "".join(p[0] for p in parts if p)
+    capitals = [p[0] for p in parts if p and p[0].isupper()]
+    return {every, every.upper(), capitals[0] + capitals[-1]} if len(capitals) >= 2 else {every}
+
+
+def _rows_of_names_and_initials(text: str) -> Iterator[re.Match[str]]:
+    for m in _ROW_NAME_THEN_INITIALS.finditer(text):
+        words = m["full"].split()
+        if m["n"] in _letters_of(m["full"]) and not all(w.casefold() in encoder_words() for w in words):
             yield m
 
 

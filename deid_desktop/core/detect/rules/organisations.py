@@ -30,12 +30,12 @@ _HOSPITAL_SUFFIX = (
 _ALLIED_SUFFIX = (
     r"(?:Physical\s+Therapy|Therapy|Therapies|Physio|Physiotherapy|Podiatry|Dental|Audiology|Optometry|Optometrists"
     r"|Counsell?ing|Orthop(?:a)?edics?(?:\s+(?:&|and)\s+Spine)?|(?:Urgent\s+)?(?:&|and)\s+After\s+Hours|After\s+Hours"
-    r"|CMHT|CAMHS|Team|Advocacy|Reference\s+Lab|Lab|Midwife-Led\s+Unit|Birth\s+Cent(?:re|er))"
+    r"|CMHT|CAMHS|Team|Advocacy|Reference\s+Lab|Lab|Midwife-Led\s+Unit|Birth\s+Cent(?:re|er)|MPS)"
 )
 _SCHOOL_SUFFIX = r"(?:High\s+School|Primary\s+School|School|High|Primary|College|Academy|Kindergarten|Kindy|Preschool|SHS|Grammar)"
 # No closing full stop: "Globex Inc." at the end of a sentence keeps its stop outside the span.
 _COMPANY_SUFFIX = (
-    r"(?:Pty\.?\s+Ltd|Pty|Ltd|Limited|Inc|Incorporated|LLC|PLC|plc|Corp|Corporation|GmbH|Holdings|Industries"
+    r"(?:Pty\.?\s+Ltd|Pty|Ltd|Limited|Inc|Incorporated|LLC|PLC|plc|CIC|Corp|Corporation|GmbH|Holdings|Industries"
     r"|(?:&|and)\s+(?:Sons|Daughters)(?:\s+Funeral\s+(?:Directors|Home|Services))?|&\s+Co|Funeral\s+(?:Directors|Home|Services))"
 )
 _ORG_WORD = rf"(?:St\.|Mt\.|[{UP}](?:-[{UP}])+(?![{UP}{LO}\d-])|(?:Mid|Tri|Bi|Inter|Multi|Pan|Trans|North|South|East|West|Upper|Lower|Twin|All)-[{UP}][{LO}'’&]+(?![{UP}{LO}\d-])|[{UP}][{LO}]+(?:[{UP}][{LO}]*)+(?![{UP}{LO}\d])|[{UP}][{LO}'’&-]*(?![{UP}{LO}\d])|[{UP}]{{2,}}(?![{UP}{LO}\d]))"

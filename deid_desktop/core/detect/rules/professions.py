@@ -52,7 +52,8 @@ _CONTEXTS = [
     # ... or after their name and a comma ("Her mother Chiamaka, a ward sister at ...",
     # "son Tomasz, a long-distance lorry driver"): one context, the relative's word read once
     (rf"\b{_KIN}\b(?:(?P<bracket>[^()\n]{{0,48}}(?:\n[ \t]*)?\([ \t]*(?:\d{{1,3}}[ \t]*(?:y|yo|yrs?)?[ \t]*,[ \t]*)?(?:an?[ \t]+)?)"
-     rf"|[^()\n.;,]{{0,40}}(?:\([^()\n]{{1,12}}\))?,[ \t]+an?(?:[ \t]+|(?=\n)){_WRAP})", 0.6),
+     # ... or after their name and age in a family's list ("Mother Itzel Quispe, 34, dental hygienist")
+     rf"|[^()\n.;,]{{0,40}}(?:\([^()\n]{{1,12}}\))?,[ \t]+(?:an?(?:[ \t]+|(?=\n)){_WRAP}|\d{{1,3}}[ \t]*(?:y|yo|yrs?)?,[ \t]+))", 0.6),
     # a social history's label, and an age before the job ("44-year-old right-handed commercial
     # drywall finisher", "a 35 year old builder"): the job must end in a listed or generic head
     (r"\b(?:social[ \t]+history|social[ \t]+hx|soc[ \t]*hx|sh|social)[ \t]*:[ \t]*", 0.8),
@@ -67,6 +68,7 @@ _IN_BRACKETS = 3  # the index of the relative's bracket among the contexts
 # (or the place of the job: "granddaughter shaye (a vet nurse in Warkworth)")
 _BRACKET_CLAUSE_END = re.compile(r"[ \t]*[),;]|[ \t]+(?:in|at|for|with)[ \t]+[A-Z][^()\n]{0,40}\)")
 # What a relative does for the patient, not a job: "(primary caregiver)", "(main carer)".
+_MAIN_CARER = re.compile(r"(?i)\b(?:main|primary|sole|chief|principal)\b")
 _CARING = re.compile(r"(?i)\b(?:carer|caregiver|care[ \t]+giver|support[ \t]+person)$")
 # Heads that name a job only with a word of their own before them: "freezing worker", "school
 # crossing supervisor"; alone ("a hard worker") they need not. Heads that as often name
@@ -98,6 +100,7 @@ _MODIFIER = (
 _OPEN_CONTEXT = (
     r"(?:\b(?:occupation|occ\.?|profession|job title|job|employment|trade|role)[ \t]*[:\-][ \t]*"
     r"|\bPost[ \t]*:[ \t]*"  # a form's "Post: Band 5 staff nurse" (not "post-op", nor "Position: supine")
+    r"|\b(?-i:Occupation|OCCUPATION|Profession)(?:[ \t]{2,}|\t)"  # a form's column: "Occupation   HGV driver (nights)"
     r"|\b(?:works?|worked|working|employed)(?:[ \t]+(?:[a-z]+ly|part[- ]time|full[- ]time|seasonally|nights|days|weekends|shifts|evenings|casually))?"
     r"[ \t]+as[ \t]+(?:an?(?:[ \t]+|(?=\n)))?(?:\n[ \t]*)?)"
 )
@@ -230,6 +233,8 @@ class ProfessionDetector(RuleDetector):
                 not _BRACKET_CLAUSE_END.match(text, m.end("job")) or _CARING.search(m["job"])
             ):
                 continue  # "son Christos (plumber)", not "(see plumber's quote)" nor "husband Huy (primary caregiver)"
+            if _CARING.search(m["job"]) and _MAIN_CARER.search(m["job"]):
+                continue  # "Despina (72) is main carer": who cares for the patient, not a job
             pos = m.start("job")
             end = m.end("job")
             while True:

@@ -221,3 +221,15 @@ def test_a_babys_age_in_months_or_weeks_after_its_label(text, expected):
     spans = run("age", text)
     assert [text[s.start : s.end] for s in spans] == expected
     assert all(s.validated for s in spans)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("DOB: 11.03.2024     Sex: M     Age at visit: 8 mo 4 d", ["8"]),  # development note 171
+        ("Age today: 3 yrs", ["3"]),
+        ("Gestational age 8 weeks", []),
+    ],
+)
+def test_an_age_at_the_visit(text, expected):
+    assert texts("age", text) == expected

@@ -190,3 +190,31 @@ def test_a_day_and_a_months_name_is_a_date_whatever_the_vote():
     text = "Plan: hui with whanau 2 Sept at school."
     spans = run("date", text)
     assert [(text[s.start : s.end], s.validated) for s in spans] == [("2 Sept", True)]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Hui held at the marae  --  Rāapa 4 Hune 2025, 10am", ["Rāapa 4 Hune 2025"]),
+        ("Review hui 2 Hōngongoi 10am, same place", ["2 Hōngongoi"]),
+        ("HbA1c under 64 by Mahuru.", ["Mahuru"]),  # a traditional month's name alone
+        ("Rapare 12 Hepetema", ["Rapare 12 Hepetema"]),  # written without macrons
+        ("Mei Lin called back", []),  # a transliterated month alone is a name as often
+        ("Hune Tawhiri whānau lead", []),
+    ],
+)
+def test_months_and_weekdays_in_te_reo_maori(text, expected):
+    """Development notes 167-185 (thirteenth pass): a whānau ora plan dated in te reo."""
+    assert texts("date", text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("DNA. txt sent | Thurs the 5th | --", ["Thurs the 5th"]),
+        ("hs-TnI 12 -> 2,840 ng/L on 11/12. TIMI risk score 4.", ["11/12"]),  # "on" makes 11/12 a day
+        ("Symptoms for 3/12, review 2/52", []),  # months and weeks
+    ],
+)
+def test_a_weekday_with_the_ordinal_and_a_day_after_on(text, expected):
+    assert texts("date", text) == expected

@@ -432,3 +432,16 @@ def test_maori_medium_schools_and_teams_named_for_a_place(text, expected):
 )
 def test_funeral_directors_advocacy_services_labs_and_birth_units(text, expected):
     assert texts("organisation", text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Venue: Meeting Rm 2, Culcairn & District MPS + MS Teams", ["Culcairn & District MPS"]),  # a multi-purpose service
+        ("Healthcare provider: Tees & Wear Justice Health CIC   Printed", ["Tees & Wear Justice Health CIC"]),
+        ("Refer to MPS for review", []),
+    ],
+)
+def test_a_multi_purpose_service_and_a_community_interest_company(text, expected):
+    """Development notes 167-185 (thirteenth pass)."""
+    assert texts("organisation", text) == expected

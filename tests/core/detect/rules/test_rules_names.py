@@ -649,3 +649,46 @@ def test_a_message_threads_speaker_who_speaks_twice_is_a_person_even_where_the_n
     )
     found = [text[s.start : s.end] for s in run("signature_name", text)]
     assert found.count("tam") == 2 and "plan" not in found
+
+
+def test_an_attendance_tables_initials_column_signs_again_in_headings_and_cells():
+    """Development notes 167-185 (thirteenth pass): a case conference's attendees with their
+    initials in the last column, then those initials in section headings and action cells."""
+    text = (
+        "ATTENDEES\n"
+        "  Dr Harpreet Saini-Walsh      Palliative care physician (chair)         HSW\n"
+        "  Leilani Tuimavave            CNC community palliative care             LT\n"
+        "  Dr Joost van der Merwe       GP, Balfour Street Medical              JvdM\n"
+        "  Quang Dao                    Clinical pharmacist                       QD\n"
+        "  Occupational Therapy         Tuesdays                                  OT\n"
+        "\n1. BACKGROUND (HSW)\n2. SYMPTOMS (LT, QD)\n"
+        "| 2 | Chart haloperidol, cease metoclopramide   | JvdM / QD       | today |\n"
+        "Metoclopramide 10 mg QD for nausea\n"
+    )
+    found = texts("signature_name", text)
+    assert found.count("HSW") == 2 and found.count("LT") == 2 and found.count("JvdM") == 2
+    assert found.count("QD") == 3  # the row, the heading and the cell; not the dose's "QD"
+    assert "OT" not in found
+
+
+@pytest.mark.parametrize(
+    "text, initials, expected",
+    [
+        ("Clinician key: RV = Dr R. Vukasinovic, GMC 7781234", "RV", True),  # an initial for the given name
+        ("Pharmacists: JK = Jae-won Kim (reg 71-0823)", "JK", True),  # a hyphenated given name
+        ("=== sign-off key ===\nkp = Karine Petrosyan, RN", "kp", True),  # small letters, with "="
+        ("call back - kp - Karine Petrosyan", "kp", False),  # small letters with a dash are no key
+        ("Dervla McKittrick (Call Handler)   [DMcK]", "DMcK", True),  # square brackets after the name
+        ("Receptionist   Chidimma Okwu (Receptionist)   [CO]", "CO", True),  # a column before the name
+        ("Dictated 03/10/24   Typed 04.10.24 ak\n", "ak", True),  # the typist after the date typed
+    ],
+)
+def test_more_forms_of_a_staff_key(text, initials, expected):
+    """Development notes 167-185 (thirteenth pass)."""
+    assert (initials in texts("signature_name", text)) is expected
+
+
+def test_small_letters_keyed_to_a_name_sign_a_log_after_a_dash():
+    text = "11/18/24 08:30 vm from pt, no cb needed. -kp\n\n=== sign-off key ===\nkp = Karine Petrosyan, RN\n"
+    found = [s.start for s in run("signature_name", text) if text[s.start : s.end] == "kp"]
+    assert found == [text.index("-kp") + 1, text.index("kp =")]

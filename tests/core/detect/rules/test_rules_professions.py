@@ -240,3 +240,18 @@ def test_jobs_in_a_note_written_in_capitals_and_after_works_nights_as(text, expe
 )
 def test_previously_without_an_article_and_a_relatives_job_on_the_next_line(text, expected):
     assert texts("profession", text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # development notes 167-185 (thirteenth pass)
+        ("Mother Itzel Quispe, 34, dental hygienist, on parental leave", ["dental hygienist"]),  # name, age, job
+        ("daughter Shandiin (respiratory therapist, cell 218-555-0178)", ["respiratory therapist"]),
+        ("Registered GP  Nether Brook Practice\nOccupation  HGV driver (nights)\n", ["HGV driver"]),  # a form's column
+        ("Despina (72) is main carer, sleeping poorly.", []),  # who cares for him, not a job
+        ("Mother Jane, 34, and baby", []),
+    ],
+)
+def test_a_relatives_job_after_name_and_age_a_forms_column_and_a_main_carer(text, expected):
+    assert texts("profession", text) == expected
