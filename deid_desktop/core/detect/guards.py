@@ -80,6 +80,7 @@ _SCORE_LABEL = re.compile(
     r"(?:GCS|ESS|Epworth|MoCA|MMSE|AMTS|ACE-?III|pain|VAS|NRS|score[ds]?|VA|acuity|Snellen|power|"
     r"mood|anxiety|cravings?|distress|energy|motivation|fatigue|SUDS|"
     r"Apgars?|K10|PHQ-?9|GAD-?7|AUDIT(?:-C)?|NEWS2?|ECOG|Waterlow|Braden|Barthel|MRC|strength|grade|"
+    r"RUE|LUE|RLE|LLE|RUL|LUL|RLL|LLL|"  # a limb's power: "(RUE 2/5, RLE 3/5)"
     r"rated|scored|out of)[\s:=\"'“‘]*(?:[RL]\s*)?$",
     re.IGNORECASE,
 )
@@ -254,7 +255,7 @@ CREDENTIALS = (
     # colleges' fellowships and memberships of Australia, New Zealand, the UK and Ireland
     "FRANZCR", "FRANZCOG", "FACEM", "FCICM", "FAFRM", "FAChPM", "FACD", "FACRRM", "FRCPCH", "FRCOG",
     "MRCOG", "FRCEM", "FFICM", "FRCPsych", "FRCPI", "FRCSI", "MRCPI", "FRCGP", "FDSRCS", "FAAP", "FACC",
-    "FACOG", "FACR", "RDMS", "RDCS", "RVT", "MLS(ASCP)", "RCIS", "RCES",
+    "FACOG", "FACR", "RDMS", "RDCS", "RVT", "MLS(ASCP)", "RCIS", "RCES", "SCPHN",
     # nurses' specialty certifications ("Kateri Begay, RN, OCN")
     "OCN", "CCRN", "CEN", "CNOR", "RNC", "PCCN", "CHPN", "WOCN", "CWOCN", "CDCES", "CDE", "IBCLC", "BSN", "MSN",
     # advanced practitioners in the UK ("K. Idowu ANP")
@@ -266,6 +267,9 @@ _CREDENTIAL_KEYS = frozenset(c.replace(".", "").replace(" ", "").casefold() for 
 _CREDENTIAL_PARTS = re.compile(r"[^\s,;/]+")
 
 
+_WORD_BEFORE = re.compile(r"(?<![\w.])([A-Za-z][\w.]*)[ \t]+$")
+
+
 def _only_credentials(text: str, span: Span) -> bool:
     """A name (or a place, an organisation, an identifier) that is only degrees or
     credentials written after a name and its comma ("..., M.Div", "..., MD, MPH", "Loretta
@@ -274,7 +278,10 @@ def _only_credentials(text: str, span: Span) -> bool:
     if span.category not in (Category.NAME, Category.LOCATION, Category.ORGANIZATION, Category.ID):
         return False
     if not text[max(0, span.start - 3) : span.start].rstrip(" \t").endswith(","):
-        return False
+        # ... or after another credential: "S. Pritchard-Evans RN SCPHN"
+        prev = _WORD_BEFORE.search(text, max(0, span.start - 16), span.start)
+        if prev is None or prev[1].replace(".", "").casefold() not in _CREDENTIAL_KEYS:
+            return False
     parts = _CREDENTIAL_PARTS.findall(text, span.start, span.end)
     if span.category is not Category.NAME and any(_state().fullmatch(p) for p in parts):
         return False  # "MD" after a town's comma is Maryland
@@ -578,6 +585,56 @@ _FORM_ITEM = re.compile(r"(?:M|GG)\d{4}[A-Z]?")
 _FIELD_START = re.compile(r"(?:^|\n|\t|[ ]{2}|\[[ xX✓]?\])[ \t]*$")  # (or a checkbox: "[X] M1033")
 
 
+# A four-digit 24-hour time standing alone: not a piece of a phone number ("0431 608 214"),
+# a date or a decimal.
+_BARE_CLOCK = re.compile(r"(?<![\d/.:-])(?<!\d[ ])(?:[01]\d|2[0-3])[0-5]\d(?![ ]?\d)(?![/.:-]?\d)")
+_TIME_VERB_BEFORE = re.compile(r"(?<![\w-])(?:[a-z]+ed|at|@|by|and|to[ \t]+[A-Z]{2,4})[ \t]+$")
+# ... but the year of a life's event: "retired 2019", "diagnosed 2011", "since 1998"
+_YEAR_EVENT_BEFORE = re.compile(
+    r"(?<![\w-])(?i:retired|diagnosed|dx|married|widowed|divorced|emigrated|migrated|immigrated|moved|born|died|"
+    r"started|stopped|ceased|quit|commenced|since|in|from|until|till|during|year|circa|c\.)[ \t]+$"
+)
+
+
+def _clock_times(text: str) -> tuple[frozenset[tuple[int, int]], bool]:
+    """(where the times of a line of times stand, whether the text writes 24-hour times): a
+    retrieval or ambulance record's row "Call 1322 | Accepted 1326 | Wheels up 1349", an obs
+    chart's "Time | 1614 | 1640 | 1715", three times or more on a line, one of them no year; the text writes such
+    times where three stand anywhere that no year can be (before 1900)."""
+    rows: set[tuple[int, int]] = set()
+    early = 0
+    pos = 0
+    for line in text.split("\n"):
+        found = [(m.start() + pos, m.end() + pos) for m in _BARE_CLOCK.finditer(line)]
+        before_1900 = sum(1 for a, b in found if int(text[a:b]) < 1900)
+        early += before_1900
+        if len(found) >= 3 and before_1900:  # (not a list of years: "admissions (2016, 2019, 2022)")
+            rows.update(found)
+        pos += len(line) + 1
+    return frozenset(rows), early >= 3
+
+
+def _a_clock_time(text: str, span: Span, clock: tuple[frozenset[tuple[int, int]], bool]) -> bool:
+    """A date, contact, place or identifier that is a four-digit clock time: one of a line of
+    times (unless a phone's label stands before it), or, in a text that writes 24-hour
+    times, a year-like one after a verb or "at" ("RAN informed 1921", "conveyed 2010",
+    "flight log closed 1952")."""
+    if span.category not in (Category.DATE, Category.CONTACT, Category.LOCATION, Category.ID):
+        return False
+    if not _CLOCK_TIME.fullmatch(text, span.start, span.end):
+        return False
+    rows, writes_times = clock
+    lo = max(0, span.start - 24)
+    if (span.start, span.end) in rows:
+        return not _NUMBER_LABEL.search(text, lo, span.start)
+    return (
+        writes_times
+        and span.category == Category.DATE
+        and _TIME_VERB_BEFORE.search(text, lo, span.start) is not None
+        and _YEAR_EVENT_BEFORE.search(text, lo, span.start) is None
+    )
+
+
 def _clock_time_after_a_verb(text: str, span: Span) -> bool:
     """A 24-hour clock time after a verb or a preposition ("Ambulance called 0230"); a
     postcode, which models also call a contact, follows a town or a state."""
@@ -799,17 +856,22 @@ _TEST_NAME = re.compile(r"(?:2|6|12)MW[TD]|30s?STS|5xSTS")
 _TITLES_ALONE = frozenset(
     """dr doctor mr mrs ms miss mx prof professor sister sr sis matron rev reverend deacon pastor rabbi imam
     chaplain kaumātua kaumatua whaea matua father bro brother elder koro kuia kui pāpā māmā aunty auntie uncle
-    babcia dziadek abuela abuelo lola lolo nonna nonno teta jiddo tūpuna""".split()
+    babcia dziadek abuela abuelo lola lolo nonna nonno teta jiddo tūpuna nana nanny granny grandma
+    grandad grandpa const constable sgt sergeant insp inspector det capt captain""".split()
 )
+# A grandparent called by the word for one ("Did not want Nana told", "Nana rang school"):
+# the relation, not a name, where no name follows.
+_KIN_WORDS_ALONE = frozenset("nana nan nanny gran granny grandma grandad grandpa koro kuia".split())
 _CAPITAL_NEXT = re.compile(r"\.?[ \t]+[A-Z]")
 
 
 def _only_a_title(text: str, span: Span) -> bool:
-    return (
-        span.category == Category.NAME
-        and text[span.start : span.end].rstrip(".").casefold() in _TITLES_ALONE
-        and _CAPITAL_NEXT.match(text, span.end) is not None
-    )
+    if span.category != Category.NAME:
+        return False
+    word = text[span.start : span.end].rstrip(".").casefold()
+    if word in _KIN_WORDS_ALONE and _CAPITAL_NEXT.match(text, span.end) is None:
+        return True  # ("Nan Whitlock" is a name)
+    return word in _TITLES_ALONE and _CAPITAL_NEXT.match(text, span.end) is not None
 
 
 def _only_acronyms(text: str, span: Span) -> bool:
@@ -1336,6 +1398,9 @@ class ClinicalTermGuard:
 
     def filter(self, text: str, spans: Iterable[Span]) -> list[Span]:
         spans = [_age_after_birth_date(text, s) for s in spans]
+        if any(_CLOCK_TIME.fullmatch(text, s.start, s.end) for s in spans):
+            clock = _clock_times(text)
+            spans = [s for s in spans if not _a_clock_time(text, s, clock)]
         if any(s.category == Category.DATE and _BARE_DAY_MONTH.fullmatch(text, s.start, s.end) for s in spans):
             order = date_order(text)
             spans = [s for s in spans if not _no_month_in_the_documents_order(text, s, order)]

@@ -1037,3 +1037,54 @@ def test_a_month_named_in_te_reo_is_a_date(guard):
     text = "4. Marama HbA1c under 64 by Mahuru."
     span = span_of(text, "Mahuru", Category.DATE)
     assert guard.filter(text, [span]) == [span]
+
+
+def test_a_retrieval_records_clock_times_are_no_dates_or_numbers(guard):
+    """Development note 187 (thirteenth pass): a flying doctor's retrieval record writes its
+    times as four digits, some of which could be years."""
+    text = (
+        "TIMES (ACST)\nCall 1322 | Accepted 1326 | Wheels up 1349 | Land Kultanya strip 1602\n"
+        "OBS | Time | 1614   | 1640  | 1715   |\n"
+        "RAN Keohane informed 1921.\nCapt RP flight log closed 1952\n"
+        "PMHx: OD paracetamol 2019; retired 1998. Mob 0431 608 214\n"
+    )
+    spans = [span_of(text, v, Category.CONTACT) for v in ("1322", "1614")]
+    spans += [span_of(text, v, Category.DATE) for v in ("1921", "1952", "2019", "1998")]
+    spans.append(span_of(text, "0431 608 214", Category.CONTACT))
+    assert [text[s.start : s.end] for s in guard.filter(text, spans)] == ["2019", "1998", "0431 608 214"]
+
+
+def test_four_digit_years_stay_in_a_text_that_writes_no_clock_times(guard):
+    text = "Mother informed 1921 was the year of her birth; father conveyed 2010 letters."
+    spans = [span_of(text, v, Category.DATE) for v in ("1921", "2010")]
+    assert guard.filter(text, spans) == spans
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        # development notes 187-205 (thirteenth pass)
+        ("Did not want Nana told", "Nana", Category.NAME),  # the relation, no name
+        ("Nana      Mereana Pōtae (maternal)", "Nana", Category.NAME),  # a title before the name
+        ("Attending: Sgt Aroha McCallum and Const Jae-won Shin", "Const", Category.NAME),
+        ("DAO Petra Vaňková (DAO ID DAO-BOP-0317)", "DAO", Category.NAME),
+        ("01/06/25 10:12  call to donor, 14 min", "donor", Category.NAME),
+        ("Sleeping in Moses basket in parents' room", "Moses basket", Category.NAME),
+        ("R hemiparesis (RUE 2/5, RLE 3/5)", "2/5", Category.DATE),
+        ("Signed S. Pritchard-Evans RN SCPHN (SPE)", "SCPHN", Category.NAME),
+    ],
+)
+def test_kin_words_ranks_roles_and_a_limbs_power_are_no_phi(guard, text, value, category):
+    assert guard.filter(text, [span_of(text, value, category)]) == []
+
+
+def test_a_list_of_years_and_dates_after_verbs_stay_in_a_text_of_clock_times(guard):
+    """The clock-time guard of note 187 first dropped "placed 10/30/2024" and "admissions
+    (2016, 2019, 2022)" in texts that write 24-hour times."""
+    text = (
+        "0640 obs stable\n0915 round\n1130 reviewed\n"
+        "Three previous admissions (2016, 2019, 2022). Port placed 10/30/2024, requested 13 May.\n"
+    )
+    values = ("2016", "2019", "2022", "10/30/2024", "13 May")
+    spans = [span_of(text, v, Category.DATE) for v in values]
+    assert guard.filter(text, spans) == spans

@@ -86,6 +86,16 @@ _RELATIVE_LINE = re.compile(
 )
 
 
+# A relative's age after their name and a comma, in a family's list: "Sibling: Kiri-Ana
+# Lendrum, 4, at Little Kōwhai Kindergarten", "Mother Itzel Quispe, 34, dental hygienist".
+_KIN_NAME_AGE = re.compile(
+    r"\b(?i:mother|father|mum|mom|dad|brother|sister|siblings?|half-(?:brother|sister)|step(?:son|daughter|father|mother)"
+    r"|son|daughter|husband|wife|partner|grand(?:son|daughter|mother|father))\b[ \t]*:?[ \t]+"
+    r"[A-Z][\w'’-]+(?:[ \t]+[A-Z][\w'’-]+){0,2},[ \t]*(\d{1,2})(?=[ \t]*(?:[,;)(]|$))",
+    re.M,
+)
+
+
 def _line(text: str, at: int, reach: int = 160) -> str:
     """The line around ``at``, at most ``reach`` characters either side (a text of one huge
     line must not be read whole for every match)."""
@@ -191,6 +201,8 @@ class AgeDetector(RuleDetector):
         # the heading says what it is.
         for a, b in _age_columns(text):
             add(a, b, int(text[a:b]), 0.85, validated=True)
+        for m in _KIN_NAME_AGE.finditer(text):
+            add(m.start(1), m.end(1), int(m[1]), 0.85, validated=True)
         for m in _DOB_AGE.finditer(text):
             add(m.start(1), m.end(1), int(m[1]), 0.9, validated=True)
         for m in _SEX.finditer(text):

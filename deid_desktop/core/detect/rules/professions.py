@@ -59,7 +59,8 @@ _CONTEXTS = [
     (r"\b(?:social[ \t]+history|social[ \t]+hx|soc[ \t]*hx|sh|social)[ \t]*:[ \t]*", 0.8),
     (r"\b\d{1,3}[ \t]*(?:-year-old|-yr-old|[ \t]year[ \t]old|yo|y/o)[ \t]+(?:(?:right|left)[- ]handed[ \t]+)?", 0.6),
     # worker"; the job must end in a listed or generic head here too
-    (r"\b\d{1,3}[ \t]*(?:yo|y/o|yrs?|-year-old|[ \t]year[ \t]old)?[ \t]*(?:m|f|male|female|man|woman)[ \t]*,[ \t]*(?!ex-)", 0.6),
+    # ... or with no comma after a sex in capitals: "45M scaffolder."
+    (r"\b\d{1,3}[ \t]*(?:yo|y/o|yrs?|-year-old|[ \t]year[ \t]old)?[ \t]*(?:(?:m|f|male|female|man|woman)[ \t]*,[ \t]*|(?-i:[MF])[ \t]+)(?!ex-)", 0.6),
     # "is a", "she's a", "i am packer": the job must end in a listed or generic head here
     # ("Dr Roe's nurse" is a possessive: after "'s" the article must follow)
     (r"(?:\b(?:is|was|am|i'm|i’m)[ \t]+(?:an?(?:[ \t]+|(?=\n)))?|['’]s[ \t]+an?(?:[ \t]+|(?=\n)))" + _WRAP, 0.6),

@@ -233,3 +233,15 @@ def test_a_babys_age_in_months_or_weeks_after_its_label(text, expected):
 )
 def test_an_age_at_the_visit(text, expected):
     assert texts("age", text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Sibling: Kiri-Ana Lendrum, 4, at Little Kowhai Kindergarten", ["4"]),  # development note 189
+        ("FAMILY\nMother Itzel Quispe, 34, dental hygienist", ["34"]),
+        ("Son Tom, 12 Main St", []),  # a house number
+    ],
+)
+def test_a_relatives_age_after_their_name_in_a_familys_list(text, expected):
+    assert texts("age", text) == expected

@@ -255,3 +255,14 @@ def test_previously_without_an_article_and_a_relatives_job_on_the_next_line(text
 )
 def test_a_relatives_job_after_name_and_age_a_forms_column_and_a_main_carer(text, expected):
     assert texts("profession", text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Clinical details (as provided):\n45M scaffolder. 6/52 L buttock pain", ["scaffolder"]),  # development note 201
+        ("45M presented with chest pain", []),
+    ],
+)
+def test_a_job_after_an_age_and_a_sex_in_capitals(text, expected):
+    assert texts("profession", text) == expected
