@@ -371,14 +371,15 @@ _KIN_LOWER_ONLY = r"tio|tia|nana|koro|matua|mokopuna|moko|cousin|cuz|tane|tāne|
 _KIN_TITLES = rf"{_KIN_ANY_CASE}|{_KIN_LOWER_ONLY}"
 _NAME_LEAD = re.compile(
     rf"(?i:{_KIN_ANY_CASE})[ \t]+(?=[A-Z])|(?:{_KIN_LOWER_ONLY})[ \t]+(?=[A-Z])"
-    r"|(?:CN|RN|EN|SN|HCA|NP|RM|MW|CNM|CNS|CNC|NUM|ANUM|NIC|NRP|EMT|OT|SW|PT|MO|HO|PCP|GP|PCW|AIN|AHW|CA|HCSW|CSW)[ \t]+(?=[A-Z][a-z])"
+    r"|(?:CN|RN|EN|SN|HCA|NP|RM|MW|CNM|CNS|CNC|NUM|ANUM|NIC|NRP|EMT|OT|SW|PT|MO|HO|PCP|GP|PCW|AIN|AHW|CA|HCSW|CSW"
+    r"|HV|DAO|FN)[ \t]+(?=[A-Z][a-z])"  # (a health visitor, a duly authorised officer, a flight nurse)
     r"|(?:Phoned|Called|Rang|Emailed|Texted|Paged|Messaged|Visited|Asked|Informed|Advised)[ \t]+(?=[A-Z][a-z])"
     r"|(?:Pt|Pts|Patient|Client|Resident|Res)\.?:?[ \t]+(?=[A-Z])"  # "Pt DUBROVSKY, LEV A": the role, in any case after it
     # a church's or a community's title ("Deacon Harold Wilkerson", "Sis. Lottie Bishop",
     # "Kaumātua Matiu Rangiuia")
     r"|(?:Deacon|Pastor|Reverend|Rev\.?|Elder|Imam|Rabbi|Sister|Sis\.|Sr\.?|Brother|Bro\.|Kaum[āa]tua)[ \t]+(?=[A-Z][a-z])"
     # a probation or a police officer by rank ("PO Wood", "DC Craig Hunter", "DS Patel")
-    r"|(?:PO|DC|DS|DI|DCI|PC|PCSO|Sgt)[ \t]+(?=[A-Z][a-z])"
+    r"|(?:PO|DC|DS|DI|DCI|PC|PCSO|Sgt|Const|Constable|Insp|Det|Capt)\.?[ \t]+(?=[A-Z][a-z])"
     # a care team's member by role: "Podiatrist Arjun Nair", "DE Fiona Blake"
     r"|(?:Podiatrist|Dietitian|Dietician|Physiotherapist|Physio|Pharmacist|Paramedic|Midwife|Psychologist"
     r"|Counsell?or|Interpreter|Radiographer|Sonographer|Audiologist|Optometrist|Educator|DE|CDE)[ \t]+(?=[A-Z][a-z])"
