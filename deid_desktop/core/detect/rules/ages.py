@@ -8,7 +8,7 @@ import re
 from ...categories import Category
 from ...spans import Span
 from ..base import register
-from .common import RuleDetector, before, keep_longest
+from .common import RuleDetector, before, keep_longest, pipe_column
 
 _YEARS_OLD = re.compile(r"(?<![\w.])(\d{1,3})(?:\s*|-)(?:years?|yrs?|y)\.?(?:\s*|-)old\b", re.I)
 _YO = re.compile(r"(?<![\w.])(\d{1,3})\s*(?:yo|y/o|y\.o\.?|yoa)(?:[mf])?(?![A-Za-z])", re.I)  # "79 YOM", "34yof"
@@ -35,6 +35,7 @@ _MORE_AT_EVENT = re.compile(r"[ \t]*(?:,|&|and)[ \t]*(\d{1,3})(?![\d/:-]|\.\d)(?
 # of them "Age", "Age / age at death", "Current age", "Age at dx"; its rows until a blank line.
 _CELL = re.compile(r"[^\t\n ]+(?: [^\t\n ]+)*")
 _AGE_HEADER = re.compile(r"(?:current\s+)?age\b(?!\s*:)", re.I)
+_PIPE_AGE_HEADER = re.compile(r"(?i:(?:current[ \t]+)?age(?:[ \t]*\((?:y|yrs|years)\))?)")
 _AGE_CELL = re.compile(r"(?:(?:d\.?|died|dec(?:eased|\.)?)\s*)?(\d{1,3})(?:\s*(?:y|yo|yrs?|years?)\.?)?", re.I)
 _RULE_ROW = re.compile(r"[\s\-=_|+:]*")
 _MAX_TABLE_ROWS = 40
@@ -201,6 +202,9 @@ class AgeDetector(RuleDetector):
         # the heading says what it is.
         for a, b in _age_columns(text):
             add(a, b, int(text[a:b]), 0.85, validated=True)
+        for a, b in pipe_column(text, _PIPE_AGE_HEADER):
+            if (m := _AGE_CELL.fullmatch(text, a, b)) is not None:
+                add(m.start(1), m.end(1), int(m[1]), 0.85, validated=True)
         for m in _KIN_NAME_AGE.finditer(text):
             add(m.start(1), m.end(1), int(m[1]), 0.85, validated=True)
         for m in _DOB_AGE.finditer(text):

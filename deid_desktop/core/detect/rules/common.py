@@ -147,3 +147,48 @@ def misread_regions(text: str, misreads: list[tuple[int, str]], reach: int = 160
         else:
             out.append((lo, hi))
     return out
+
+
+_RULE_CELLS = re.compile(r"[\s\-=_|+:]*")
+_MAX_PIPE_ROWS = 40
+
+
+def pipe_column(text: str, header: re.Pattern[str]) -> list[tuple[int, int]]:
+    """(start, end) of each cell's value under a heading of a table drawn with bars
+    ("| Name | Relationship | Age | Occupation |"), read by the cell's place in its row, not
+    by its column of characters: bars typed by hand seldom line up. The heading cell must
+    match ``header`` whole; rows run until a blank line or a line with no bar."""
+    found: list[tuple[int, int]] = []
+    if "|" not in text:
+        return found
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines[:-1]:
+        offsets.append(offsets[-1] + len(line) + 1)
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.count("|") < 2 or len(line) > 400:
+            i += 1
+            continue
+        cells = line.split("|")
+        column = next((k for k, c in enumerate(cells) if c.strip() and header.fullmatch(c.strip())), None)
+        if column is None:
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and j <= i + _MAX_PIPE_ROWS:
+            row = lines[j]
+            if not row.strip() or "|" not in row:
+                break
+            if not _RULE_CELLS.fullmatch(row):
+                parts = row.split("|")
+                if len(parts) > column:
+                    start = offsets[j] + sum(len(p) + 1 for p in parts[:column])
+                    value = parts[column]
+                    lead = len(value) - len(value.lstrip())
+                    if value.strip():
+                        found.append((start + lead, start + lead + len(value.strip())))
+            j += 1
+        i = j
+    return found

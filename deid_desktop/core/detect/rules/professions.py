@@ -25,7 +25,7 @@ from ...categories import Category
 from ...spans import Span
 from ..base import register
 from ..lexicons import professions
-from .common import RuleDetector, trie_regex
+from .common import RuleDetector, pipe_column, trie_regex
 
 _QUALIFIERS = r"(?:(?:retired|part-time|full-time|part time|full time|self-employed|senior|junior|head|chief|qualified|trainee|apprentice|casual|former|local|registered|relief)[ \t]+)*"
 # A line may wrap between the context and the job ("Works as a\n  lorry mechanic").
@@ -119,6 +119,12 @@ _NOT_A_JOB = frozenset(
     "unemployed none nil na n/a unknown retired not home homemaker independent unable off sick leave usual "
     "normal full part well previously currently still also now same team member".split()
 )
+
+
+_NOT_A_JOB_CELL = frozenset("attends attending goes at in home stays nursery school daycare kindy kindergarten preschool baby infant".split())
+_JOB_HEADER = re.compile(r"(?i:occupation|job|work|employment|profession)(?:[ \t]*/[ \t]*(?i:school|study|education))?")
+# The job in a table's cell: after "retired" or "ex-", up to a bracket, a comma or a semicolon.
+_CELL_JOB = re.compile(r"(?i:(?:retired|former|ex-|part-time|full-time)[ \t]*)?(?P<job>[A-Za-z][A-Za-z'’ /-]*[A-Za-z])")
 
 
 def _open_job(phrase: str) -> str:
@@ -253,6 +259,16 @@ class ProfessionDetector(RuleDetector):
                 continue
             if not any(s.start <= m.start("job") < s.end for s in out):
                 out.append(self.span(m.start("job"), m.end("job"), Category.PROFESSION, "OTHER", 0.7, validated=True))
+        for a, b in pipe_column(text, _JOB_HEADER):
+            # a household's or a family's table, a cell under "Occupation": "dental nurse
+            # (Smilecraft Dental), on maternity leave", "retired seamstress, from Brasov"
+            cell = _CELL_JOB.match(text, a, b)
+            job = _open_job(cell["job"]) if cell is not None else ""
+            words = job.split()
+            if words and (words[0].casefold() in _NOT_A_JOB_CELL or any(w[0].isupper() and not w.isupper() for w in words[1:])):
+                continue  # a child's "attends Little Acorns Day Nursery": where, not a job
+            if job and not any(s.start < cell.start("job") + len(job) and cell.start("job") < s.end for s in out):
+                out.append(self.span(cell.start("job"), cell.start("job") + len(job), Category.PROFESSION, "OTHER", 0.85, validated=True))
         for m in _OPEN.finditer(text):
             job = _open_job(m["job"])
             if not job:

@@ -245,3 +245,23 @@ def test_an_age_at_the_visit(text, expected):
 )
 def test_a_relatives_age_after_their_name_in_a_familys_list(text, expected):
     assert texts("age", text) == expected
+
+
+HOUSEHOLD = (
+    "HOUSEHOLD\n"
+    "| Name                     | Relationship   | Age | Occupation                                           |\n"
+    "|--------------------------|----------------|-----|------------------------------------------------------|\n"
+    "| Ioana Balanescu          | mother         | 31  | dental nurse (Smilecraft Dental), on maternity leave |\n"
+    "| Tom McIlwraith        | father, PR     | 34  | scaffolder, self-employed, 2 wks paternity |\n"
+    "| Ollie McIlwraith          | brother        | 3   | attends Little Acorns Day Nursery 3 days |\n"
+    "| Viorica Balanescu        | mat. grandmother | 58 | retired seamstress, from Brasov |\n"
+    "| Baby | son | 12 days | N/A |\n"
+    "\nBP | 120/80 | 3\n"
+)
+
+
+def test_ages_and_jobs_under_a_bar_tables_headings():
+    """Development notes 173 and 193 (thirteenth pass): a household's table drawn with bars
+    that do not line up; the cells are read by their place in the row."""
+    assert texts("age", HOUSEHOLD) == ["31", "34", "3", "58"]
+    assert texts("profession", HOUSEHOLD) == ["dental nurse", "scaffolder", "seamstress"]
