@@ -372,7 +372,7 @@ _KIN_TITLES = rf"{_KIN_ANY_CASE}|{_KIN_LOWER_ONLY}"
 _NAME_LEAD = re.compile(
     rf"(?i:{_KIN_ANY_CASE})[ \t]+(?=[A-Z])|(?:{_KIN_LOWER_ONLY})[ \t]+(?=[A-Z])"
     r"|(?:CN|RN|EN|SN|HCA|NP|RM|MW|CNM|CNS|CNC|NUM|ANUM|NIC|NRP|EMT|OT|SW|PT|MO|HO|PCP|GP|PCW|AIN|AHW|CA|HCSW|CSW"
-    r"|HV|DAO|FN)[ \t]+(?=[A-Z][a-z])"  # (a health visitor, a duly authorised officer, a flight nurse)
+    r"|HV|DAO|FN|Para|Paramedic)[ \t]+(?=[A-Z])"  # (a health visitor, a duly authorised officer, a flight nurse)
     r"|(?:Phoned|Called|Rang|Emailed|Texted|Paged|Messaged|Visited|Asked|Informed|Advised)[ \t]+(?=[A-Z][a-z])"
     r"|(?:Pt|Pts|Patient|Client|Resident|Res)\.?:?[ \t]+(?=[A-Z])"  # "Pt DUBROVSKY, LEV A": the role, in any case after it
     # a church's or a community's title ("Deacon Harold Wilkerson", "Sis. Lottie Bishop",

@@ -755,6 +755,12 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
         return True  # "Self-harm or suicide attempt ever?     Y -- OD 2019": the answer
     if span.category in (Category.CONTACT, Category.ID) and _inside(_PAGE_NUMBER, text, span):
         return True  # a fax's page count: "P.001/003"
+    if span.category == Category.CONTACT and _SHORT_RANGE.fullmatch(value):
+        return True  # "fasting 82-94": a range of values, too few digits for any number to call
+    if span.category == Category.ID and _PARITY.fullmatch(value) and _GRAVIDA_BEFORE.search(text, max(0, span.start - 6), span.start):
+        return True  # "G2 P1001": an obstetric history's parity (term, preterm, abortions, living)
+    if span.category in (Category.LOCATION, Category.CONTACT) and value.isdigit() and _after_a_code_label(text, span.start):
+        return True  # "CPT 97110, 97140, 97530": procedure codes, not ZIP codes
     if span.category == Category.LOCATION and _clock_time_after_a_verb(text, span) and not _JOINED_AFTER.match(text, span.end):
         return True  # "CATT to visit 2300."; not a piece of "member 2211-MA"
     if span.category in GUARDED_CATEGORIES and (_ACT_END.search(value) or _ACT_AFTER.match(text, span.end)):
@@ -773,6 +779,9 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
 
 
 _LOWER_WORD = re.compile(r"[a-z]{3,}")
+_SHORT_RANGE = re.compile(r"\d{1,3}[ \t]*[-–][ \t]*\d{1,3}")
+_PARITY = re.compile(r"P\d{4}")
+_GRAVIDA_BEFORE = re.compile(r"\bG\d{1,2}[ \t]*,?[ \t]*$")
 _QUESTION_BEFORE = re.compile(r"\?[ \t]*(?:[-–:|][ \t]*)?$")
 _PAGE_NUMBER = re.compile(r"\b(?i:p|pg|page)\.?[ \t]*\d{1,3}[ \t]*(?:/|of)[ \t]*\d{1,3}(?![\d/])")
 # A law's title: the span ends with "Act", or "Act" follows it after at most three more

@@ -405,6 +405,7 @@ def test_a_unit_found_on_its_own_stays_its_own_span():
         ("Attending: Const Jae-won Shin (QID S9021)", "Const Jae-won Shin", Category.NAME, "Jae-won Shin"),
         ("DAO Petra Vaňková (DAO ID DAO-BOP-0317)", "DAO Petra Vaňková", Category.NAME, "Petra Vaňková"),
         ("day 12. HV Siân Pritchard-Evans, with mother", "HV Siân Pritchard-Evans", Category.NAME, "Siân Pritchard-Evans"),
+        ("CREW   Para K. Tawhiri (P3318) - attending", "Para K. Tawhiri", Category.NAME, "K. Tawhiri"),
         ("Lives 4 Ashfield Grove, Celbridge", "Lives 4 Ashfield Grove", Category.LOCATION, "4 Ashfield Grove"),
         ("fell at Our Lady of Lourdes Regional Medical Center parking garage yesterday",
          "Lady of Lourdes Regional Medical Center parking garage", Category.ORGANIZATION, "Lady of Lourdes Regional Medical Center"),

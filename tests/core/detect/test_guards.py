@@ -1088,3 +1088,26 @@ def test_a_list_of_years_and_dates_after_verbs_stay_in_a_text_of_clock_times(gua
     values = ("2016", "2019", "2022", "10/30/2024", "13 May")
     spans = [span_of(text, v, Category.DATE) for v in values]
     assert guard.filter(text, spans) == spans
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        # development notes 207-225 (thirteenth pass)
+        ("GDM A1 (O24.410), diet; fasting 82-94, 1h PP 110-138.", "82-94", Category.CONTACT),
+        ("Age 31 | G2 P1001    LMP 01/17/2025", "P1001", Category.ID),
+        ("PLAN: 2x/wk x 8 wk. CPT 97110, 97140, 97530, 97112.", "97140", Category.LOCATION),
+        ("Insurance: Medicaid MCO Sunflower Prairie Health", "Medicaid", Category.ORGANIZATION),
+        ("Tēnā koe Ingrid,", "Tēnā koe", Category.NAME),
+        ("| Drug | Dose | Route | Freq   | Status |", "Freq", Category.NAME),
+        ("Syphilis EIA / TPPA / RPR | serum", "TPPA", Category.NAME),
+    ],
+)
+def test_ranges_parity_procedure_codes_schemes_and_greetings_are_no_phi(guard, text, value, category):
+    assert guard.filter(text, [span_of(text, value, category)]) == []
+
+
+def test_a_phone_number_with_a_dash_stays(guard):
+    text = "call 555-0149 or ext 12-3456"
+    spans = [span_of(text, "555-0149", Category.CONTACT), span_of(text, "12-3456", Category.CONTACT)]
+    assert guard.filter(text, spans) == spans

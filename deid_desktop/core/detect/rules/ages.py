@@ -45,6 +45,11 @@ _DOB_AGE = re.compile(
     r"\d{1,4}[/.\s-](?:\d{1,2}|[A-Za-z]{3,9})[/.\s-]\d{2,4}\s*\(\s*(?:age\s*)?(\d{1,3})\s*(?:y|yo|yrs?|years?)?\s*\)",
     re.I,
 )
+# The age in years after a date of birth on a form's line: "DOB 02/05/1972   52 yrs".
+_DOB_THEN_YEARS = re.compile(
+    r"\b(?:DOB|D\.O\.B\.?|date of birth)\s*[:.]?\s*\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}[ \t,]+(?:age[ \t:]*)?(\d{1,3})[ \t]*(?:y|yo|yrs?|years?)\b",
+    re.I,
+)
 _IDENTITY_LINE = re.compile(r"\b(?:DOB|D\.O\.B|born|MRN|NHI|NHS|URN?|patient|pt|sex|gender|bed[ \t]*\d{1,3})\b", re.I)
 # An age at a life event, in a history: "moved to Cocodrie Landing at 6.", "first psychiatric
 # admission at 22 after ...". The number ends the clause (no "pm", ":" or unit: "moved to the
@@ -206,6 +211,8 @@ class AgeDetector(RuleDetector):
             if (m := _AGE_CELL.fullmatch(text, a, b)) is not None:
                 add(m.start(1), m.end(1), int(m[1]), 0.85, validated=True)
         for m in _KIN_NAME_AGE.finditer(text):
+            add(m.start(1), m.end(1), int(m[1]), 0.85, validated=True)
+        for m in _DOB_THEN_YEARS.finditer(text):
             add(m.start(1), m.end(1), int(m[1]), 0.85, validated=True)
         for m in _DOB_AGE.finditer(text):
             add(m.start(1), m.end(1), int(m[1]), 0.9, validated=True)

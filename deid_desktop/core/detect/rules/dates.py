@@ -29,6 +29,9 @@ _DAY_MONTH = re.compile(
 )
 _MONTH_DAY = re.compile(rf"{MONTH}\s*{_DAY}(?![\d:])(?!\s*[.:]\d)(?:,?\s+{_YEAR})?")
 _MONTH_YEAR = re.compile(rf"{MONTH},?\s*(?:of\s+)?{_YEAR}")
+# A month and a two-digit year joined by a hyphen, as results and histories write them ("HbA1c
+# 9.1% Mar-24", "baseline 96 Jun-24", "last HIV test Feb-25"): a date either way it is read.
+_MONTH_DASH_YY = re.compile(rf"(?<![\w-]){MONTH}-(?P<y>\d{{2}}|(?:19|20)\d{{2}})(?![\w-])")
 _NUMERIC = re.compile(r"(?<![\w./-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\w/]|[.-]\d)")
 _ISO = re.compile(r"(?<![\w./-])((?:19|20)\d{2})([/.-])(\d{1,2})\2(\d{1,2})(?![\w/]|[.-]\d)")
 _COMPACT = re.compile(r"(?<![\w./-])((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?![\w/]|[.-]\d)")
@@ -110,6 +113,8 @@ class DateDetector(RuleDetector):
                 add(m.start(), m.end(), 0.95 if m["y"] else 0.85, full=bool(m["y"]))
         for m in _MONTH_YEAR.finditer(text):
             add(m.start(), m.end(), 0.9)
+        for m in _MONTH_DASH_YY.finditer(text):
+            add(m.start(), m.end(), 0.85, full=True)
         for m in _NUMERIC.finditer(text):
             a, b = int(m[1]), int(m[3])
             if m[2] == "." and _VERSION_BEFORE.search(before(text, m.start(), 12)):

@@ -391,6 +391,10 @@ _INITIALS_KEY = re.compile(
     rf"(?P<full>(?:[{UP}]\.[ \t]*(?=[{UP}][{LO}])|[{UP}][{LO}]+(?:[-'’][{LO}]+)?[ \t]+)"
     rf"[{UP}][{LO}][\w'’-]*(?:[ \t]+[{UP}][{LO}][\w'’-]*)?)"  # (not a role after it: "TW = Talia Wirihana ANUM")
 )
+# (after a word in capitals or capitalised: a name's last word, not "the drug ("Keytruda")")
+_QUOTED_NICKNAME = re.compile(
+    rf"(?<![\w'’-])[{UP}][\w'’-]*[ \t]*\([ \t]*[\"“'‘](?P<n>[{UP}][{LO}]+(?:[ -][{UP}][{LO}]+)?)[\"”'’][ \t]*\)"
+)
 _LAST_FIRST_FORM = re.compile(rf"(?<![\w,])(?P<last>{WORD}),[ \t]*(?P<first>{WORD})(?:[ \t]+[{UP}]\b\.?)?")
 
 
@@ -418,6 +422,10 @@ class SignatureNameDetector(_NameRule):
             if (s := self.name_span(text, m.start("n"), m.end("n"), "DOCTOR", 0.7)) is not None:
                 out.append(s)
         out.extend(self._initials(text))
+        for m in _QUOTED_NICKNAME.finditer(text):
+            # the name one goes by, in quotes in brackets after the full one: 'KEREAMA-HOLLIS ("Bill")'
+            if m["n"].casefold() not in not_names():
+                out.append(self.span(m.start("n"), m.end("n"), Category.NAME, "PATIENT", 0.85, validated=True))
         stop = not_names()
         for m in _LAST_FIRST_FORM.finditer(text):
             last, first = _key(m["last"]), _key(m["first"])

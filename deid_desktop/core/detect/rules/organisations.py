@@ -50,7 +50,8 @@ _NAME_PART = rf"{_ORG_WORD}(?:{_GAP}(?:{_CONNECTOR}{_GAP})?{_ORG_WORD}){{0,5}}"
 _BUSINESS_SUFFIX = (
     r"(?:Logistics|Solutions|Consulting|Construction|Engineering|Motors|Transport|Freight|Couriers|Foods|Farms"
     r"|Electrical|Plumbing|Builders|Bakery|Cafe|Café|Restaurant|Hotel|Motel|Bank|Airlines|Airways|Council"
-    r"|Supermarket|Mills|Quarry|Mining|Fisheries|Dairies|Vineyards?|Orchards?|Partners|Associates|Assoc|Services)"
+    r"|Supermarket|Mills|Quarry|Mining|Fisheries|Dairies|Vineyards?|Orchards?|Partners|Associates|Assoc|Services"
+    r"|(?i:Mutual|Insurance|Assurance))"
 )
 # A pharmacy named as an American or Australian one is ("Cobbity Drug", "Saveway Rx", "Mason
 # Drugs"), with its capital: "drug" and "Rx" alone are ordinary words.

@@ -30,8 +30,9 @@ _NOT_A_TOWN = frozenset({"The", "In", "At", "To", "On", "From", "For", "And", "O
 _AU_POSTCODE = re.compile(rf"\b(?:{'|'.join(AU_STATES)})\.?,?[ \t]+(\d{{4}})(?![\w-])")
 _UK_POSTCODE = re.compile(r"(?<![\w-])([A-Z]{1,2}\d[A-Z\d]?)( ?)(\d[ABD-HJLNP-UW-Z]{2})(?![\w-])")
 _LABELLED = re.compile(
-    r"\b(?i:post\s*code|postal\s*code|zip(?:\s*code)?|p/code)\s*[:#]?\s*"
-    r"([A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|\d{4,5}(?:-\d{4})?)(?![\w-])"
+    r"\b(?i:post\s*code|postal\s*code|zip(?:\s*code)?|p/code)(?:\s+district)?\s*[:#]?\s*"
+    # (or, after "postcode district", a UK postcode's first half alone: "Postcode district PO4")
+    r"([A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|\d{4,5}(?:-\d{4})?|(?<=[Dd]istrict )[A-Z]{1,2}\d[A-Z\d]?)(?![\w-])"
 )
 _TOWN_POSTCODE = re.compile(
     r"([A-Z][a-zA-Zāēīōū'’-]+(?:[ \t][A-Z][a-zA-Zāēīōū'’-]+){0,2}),?[ \t]+(\d{4})(?![\w/-]|[.:]\d)"

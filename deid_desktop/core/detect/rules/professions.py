@@ -101,7 +101,7 @@ _MODIFIER = (
 _OPEN_CONTEXT = (
     r"(?:\b(?:occupation|occ\.?|profession|job title|job|employment|trade|role)[ \t]*[:\-][ \t]*"
     r"|\bPost[ \t]*:[ \t]*"  # a form's "Post: Band 5 staff nurse" (not "post-op", nor "Position: supine")
-    r"|\b(?-i:Occupation|OCCUPATION|Profession)(?:[ \t]{2,}|\t)"  # a form's column: "Occupation   HGV driver (nights)"
+    r"|\b(?-i:Occupation|OCCUPATION|Profession|OCC|Occ)(?:[ \t]{2,}|\t)"  # a form's column: "Occupation   HGV driver (nights)"
     r"|\b(?:works?|worked|working|employed)(?:[ \t]+(?:[a-z]+ly|part[- ]time|full[- ]time|seasonally|nights|days|weekends|shifts|evenings|casually))?"
     r"[ \t]+as[ \t]+(?:an?(?:[ \t]+|(?=\n)))?(?:\n[ \t]*)?)"
 )

@@ -265,3 +265,8 @@ def test_ages_and_jobs_under_a_bar_tables_headings():
     that do not line up; the cells are read by their place in the row."""
     assert texts("age", HOUSEHOLD) == ["31", "34", "3", "58"]
     assert texts("profession", HOUSEHOLD) == ["dental nurse", "scaffolder", "seamstress"]
+
+
+def test_the_age_in_years_after_a_date_of_birth_on_a_forms_line():
+    """Development note 211 (thirteenth pass)."""
+    assert texts("age", "Haruto Brennan-Sato   DOB 02/05/1972   52 yrs   Chart WG-11837") == ["52"]

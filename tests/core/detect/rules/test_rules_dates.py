@@ -218,3 +218,18 @@ def test_months_and_weekdays_in_te_reo_maori(text, expected):
 )
 def test_a_weekday_with_the_ordinal_and_a_day_after_on(text, expected):
     assert texts("date", text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # development notes 187, 217 and 225 (thirteenth pass): three writers, one form
+        ("PMHx: T2DM (HbA1c 9.1% Mar-24), CKD 3a", ["Mar-24"]),
+        ("Creatinine 214 -> 118 umol/L (baseline 96 Jun-24)", ["Jun-24"]),
+        ("Last HIV test Feb-25 neg.", ["Feb-25"]),
+        ("seen Mar-2024 in clinic", ["Mar-2024"]),
+        ("Hb 12-Mar-24", ["12-Mar-24"]),  # a whole date stays whole
+    ],
+)
+def test_a_month_and_a_two_digit_year_joined_by_a_hyphen(text, expected):
+    assert texts("date", text) == expected

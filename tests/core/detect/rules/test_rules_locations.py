@@ -445,3 +445,17 @@ def test_funeral_directors_advocacy_services_labs_and_birth_units(text, expected
 def test_a_multi_purpose_service_and_a_community_interest_company(text, expected):
     """Development notes 167-185 (thirteenth pass)."""
     assert texts("organisation", text) == expected
+
+
+@pytest.mark.parametrize(
+    "detector, text, expected",
+    [
+        # development notes 207-225 (thirteenth pass)
+        ("organisation", "VISIT AUTHORIZATION: REDBUD MUTUAL auth # PA-25-0219947", ["REDBUD MUTUAL"]),
+        ("organisation", "Insurance: Great Plains Mutual PPO, member ID GPM884201736", ["Great Plains Mutual"]),
+        ("postcode", "DOB 09/1993   Postcode district PO4\n", ["PO4"]),
+        ("postcode", "District PO4 meeting", []),
+    ],
+)
+def test_an_insurer_and_a_postcode_district(detector, text, expected):
+    assert texts(detector, text) == expected

@@ -692,3 +692,15 @@ def test_small_letters_keyed_to_a_name_sign_a_log_after_a_dash():
     text = "11/18/24 08:30 vm from pt, no cb needed. -kp\n\n=== sign-off key ===\nkp = Karine Petrosyan, RN\n"
     found = [s.start for s in run("signature_name", text) if text[s.start : s.end] == "kp"]
     assert found == [text.index("-kp") + 1, text.index("kp =")]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ('Re: Wiremu Tawhai KEREAMA-HOLLIS ("Bill")   DOB 11/09/1968', ["Bill"]),  # development note 213
+        ("Mrs Ann Lee (“Nan”) attended", ["Nan"]),
+        ('switched to the drug ("Keytruda") today', []),
+    ],
+)
+def test_the_name_one_goes_by_in_quotes_in_brackets_after_the_full_name(text, expected):
+    assert texts("signature_name", text) == expected

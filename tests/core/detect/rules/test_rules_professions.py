@@ -266,3 +266,8 @@ def test_a_relatives_job_after_name_and_age_a_forms_column_and_a_main_carer(text
 )
 def test_a_job_after_an_age_and_a_sex_in_capitals(text, expected):
     assert texts("profession", text) == expected
+
+
+def test_a_forms_occ_column():
+    """Development note 221 (thirteenth pass): an ambulance record's "OCC" label."""
+    assert texts("profession", "PCP    Dr Aurelie Ngata-Brunel\nOCC    orchard supervisor (Totara Flats Kiwifruit)") == ["orchard supervisor"]
