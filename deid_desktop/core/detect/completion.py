@@ -366,8 +366,8 @@ _AGE_SEX = re.compile(r"(\d{1,3})(?:[MFmf]|yo|y/o|yrs?|y)")  # "68M", "91yo"
 # Kinship words taken in any case before a name, and those that are also people's names
 # ("Tia", "Nana", "Koro", "Moko", "Tāne", "Cousin") taken only in lower case, so "Tia Morgan"
 # keeps her first name.
-_KIN_ANY_CASE = r"uncle|auntie|aunty|aunt|tío|tía|kuia|kui|whaea|grandma|grandpa|granny|pāpā|māmā|babcia|dziadek|abuela|abuelo|nonna|nonno"
-_KIN_LOWER_ONLY = r"tio|tia|nana|koro|matua|mokopuna|moko|cousin|cuz|tane|tāne|wahine"
+_KIN_ANY_CASE = r"uncle|auntie|aunty|aunt|tío|tía|kuia|kui|whaea|matua|faifeau|grandma|grandpa|granny|pāpā|māmā|babcia|dziadek|abuela|abuelo|nonna|nonno"
+_KIN_LOWER_ONLY = r"tio|tia|nana|koro|mokopuna|moko|cousin|cuz|tane|tāne|wahine"
 _KIN_TITLES = rf"{_KIN_ANY_CASE}|{_KIN_LOWER_ONLY}"
 _NAME_LEAD = re.compile(
     rf"(?i:{_KIN_ANY_CASE})[ \t]+(?=[A-Z])|(?:{_KIN_LOWER_ONLY})[ \t]+(?=[A-Z])"

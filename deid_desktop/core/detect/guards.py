@@ -357,7 +357,8 @@ _ORDER_BEFORE = re.compile(
     r"\b(?i:order|CTO|certificate|cert|licen[cs]e|DoLS|authori[sz]ation|permit|visa|warrant|tribunal|section|plan|referral|enduring)\b"
 )
 _LAW_BEFORE = re.compile(r"\b(?:Act|Acts|Regulations?|Code|Order|Rules|Bill|Amendment|MHA|MCA|PACE|HIPAA)\s*(?:\(\w+\)\s*)?$")
-_GUIDELINE_AFTER = re.compile(r"\s*(?:guidelines?|guidance|criteria|consensus|classification|recommendations?|edition|ed\.|version)\b", re.IGNORECASE)
+_REVISION_BEFORE = re.compile(r"\b(?i:rev\.?|revised|revision|version|ver\.?)[ \t]*$")
+_GUIDELINE_AFTER = re.compile(r"\)?\s*(?:guidelines?|guidance|criteria|consensus|classification|recommendations?|edition|ed\.|version)\b", re.IGNORECASE)
 # A weekday alone says nothing of a person ("Next visit Tue/Fri").
 # (and their plurals: "visits mum Sundays")
 _WEEKDAYS = re.compile(
@@ -469,6 +470,8 @@ def _is_not_anyones(text: str, span: Span) -> bool:
             return True  # a product's expiry; an order's or a licence's ("CTO expires 30/06/25") is a date of the person's
         if re.fullmatch(r"(?:19|20)\d\d", value) and (_LAW_BEFORE.search(before) or _GUIDELINE_AFTER.match(text, span.end)):
             return True
+        if re.fullmatch(r"(?:19|20)\d\d", value) and _REVISION_BEFORE.search(before):
+            return True  # "protocol ... rev. 2024": a document's edition
     if span.category in (Category.DATE, Category.AGE) and _SCHOOL_YEAR_WORDS.fullmatch(value):
         return True  # "Tobias (Year 9)": a school year
     if span.category == Category.AGE and value.isdigit() and int(value) <= 13 and _SCHOOL_YEAR_BEFORE.search(text, max(0, span.start - 8), span.start):
@@ -596,6 +599,10 @@ _YEAR_EVENT_BEFORE = re.compile(
 )
 
 
+_BAR_BEFORE = re.compile(r"\|[ \t]*$")
+_BAR_AFTER = re.compile(r"[ \t]*\|")
+
+
 def _clock_times(text: str) -> tuple[frozenset[tuple[int, int]], bool]:
     """(where the times of a line of times stand, whether the text writes 24-hour times): a
     retrieval or ambulance record's row "Call 1322 | Accepted 1326 | Wheels up 1349", an obs
@@ -627,12 +634,12 @@ def _a_clock_time(text: str, span: Span, clock: tuple[frozenset[tuple[int, int]]
     lo = max(0, span.start - 24)
     if (span.start, span.end) in rows:
         return not _NUMBER_LABEL.search(text, lo, span.start)
-    return (
-        writes_times
-        and span.category == Category.DATE
-        and _TIME_VERB_BEFORE.search(text, lo, span.start) is not None
-        and _YEAR_EVENT_BEFORE.search(text, lo, span.start) is None
-    )
+    if not writes_times:
+        return False
+    if span.category != Category.DATE:
+        # a cell of its own in a table of such times ("| 13/03  | 0800 | 0840  |")
+        return _BAR_BEFORE.search(text, lo, span.start) is not None and _BAR_AFTER.match(text, span.end) is not None
+    return _TIME_VERB_BEFORE.search(text, lo, span.start) is not None and _YEAR_EVENT_BEFORE.search(text, lo, span.start) is None
 
 
 def _clock_time_after_a_verb(text: str, span: Span) -> bool:
@@ -747,7 +754,7 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
         return True  # "baby v sleepy today": initials are capitals
     if span.category == Category.LOCATION and _LOWER_WORD.fullmatch(value) and value in encoder_words() and value not in places():
         return True  # "in dorm": an everyday word in lower case is where, not which place
-    if span.category in (Category.LOCATION, Category.ORGANIZATION, Category.NAME) and value in _FIELD_LABELS_AS_WORDS and _LABEL_COLON_AFTER.match(text, span.end):
+    if span.category in (Category.LOCATION, Category.ORGANIZATION, Category.NAME) and value in _FIELD_LABELS_AS_WORDS and (_LABEL_COLON_AFTER.match(text, span.end) or value == "Addr"):
         return True  # "Location: Tesco Extra": the field's label
     if span.category == Category.NAME and value in ("M", "F") and _AGE_BEFORE_SEX.search(text, max(0, span.start - 16), span.start):
         return True  # "71 y.o. F": the sex after an age
@@ -796,7 +803,7 @@ _IWI_LABEL = re.compile(r"\b(?i:iwi(?:[ \t]+affiliations?)?|hapū|hapu)[ \t]*:[ 
 _IWI_BODY_AFTER = re.compile(r"[ \t]+(?:Hauora|Trust|Rūnanga|Runanga|Health|Services|Iwi|Incorporated|Inc|Ltd|Limited|Charitable)\b")
 _SERIAL_AFTER = re.compile(r"[ \t]*[:#]?[ \t]*[A-Z0-9-]*\d")
 # Form labels a model read as the value after them ("Location: Tesco Extra").
-_FIELD_LABELS_AS_WORDS = frozenset("Location Address Facility Site Place Venue Organisation Organization Employer School Name".split())
+_FIELD_LABELS_AS_WORDS = frozenset("Location Address Addr Facility Site Place Venue Organisation Organization Employer School Name".split())
 _LABEL_COLON_AFTER = re.compile(r"[ \t]*:|[ ]{3,}|\t")  # (or a form's column gap: "Address     7 Quantock Ope")
 
 
@@ -864,13 +871,13 @@ _TEST_NAME = re.compile(r"(?:2|6|12)MW[TD]|30s?STS|5xSTS")
 # Asante-Boateng", "Deacon" + "Harold Wilkerson"): no one's name.
 _TITLES_ALONE = frozenset(
     """dr doctor mr mrs ms miss mx prof professor sister sr sis matron rev reverend deacon pastor rabbi imam
-    chaplain kaumātua kaumatua whaea matua father bro brother elder koro kuia kui pāpā māmā aunty auntie uncle
+    chaplain kaumātua kaumatua whaea matua faifeau father bro brother elder koro kuia kui pāpā māmā aunty auntie uncle
     babcia dziadek abuela abuelo lola lolo nonna nonno teta jiddo tūpuna nana nanny granny grandma
     grandad grandpa const constable sgt sergeant insp inspector det capt captain""".split()
 )
 # A grandparent called by the word for one ("Did not want Nana told", "Nana rang school"):
 # the relation, not a name, where no name follows.
-_KIN_WORDS_ALONE = frozenset("nana nan nanny gran granny grandma grandad grandpa koro kuia".split())
+_KIN_WORDS_ALONE = frozenset("nana nan nanny gran granny grandma grandad grandpa koro kuia mam mammy".split())
 _CAPITAL_NEXT = re.compile(r"\.?[ \t]+[A-Z]")
 
 

@@ -1111,3 +1111,30 @@ def test_a_phone_number_with_a_dash_stays(guard):
     text = "call 555-0149 or ext 12-3456"
     spans = [span_of(text, "555-0149", Category.CONTACT), span_of(text, "12-3456", Category.CONTACT)]
     assert guard.filter(text, spans) == spans
+
+
+def test_clock_times_in_their_own_cells_are_no_identifiers(guard):
+    """Development note 227 (thirteenth pass): a hospital-in-the-home log's table of dose times."""
+    text = (
+        "0745 probenecid given\n0930 rang GP\n1130 courier\n"
+        "| 13/03  | 0800 | 0840  | PIVC R ACF 20G |\n| Ph | 0800 555 123 |\n"
+    )
+    spans = [span_of(text, "0840", Category.ID), span_of(text, "0800", Category.ID)]
+    assert guard.filter(text, spans) == []
+    phone = span_of(text, "0800 555 123", Category.CONTACT)
+    assert guard.filter(text, [phone]) == [phone]
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("Fever protocol (adult, on active chemotherapy) -- rev. 2024", "2024", Category.DATE),
+        ("meets ACR TI-RADS (2017) criteria for FNA", "2017", Category.DATE),
+        ('says "not Pentwyn, Mam died there"', "Mam", Category.NAME),
+        ("mother, Puerto Rican, no skin cancer", "Puerto Rican", Category.NAME),
+        ("Taha tinana: sleeping 3-4 h", "Taha tinana", Category.NAME),
+        ("DOB 02/11/1947  77yo F | Addr 14 Carrawong Cres", "Addr", Category.LOCATION),
+    ],
+)
+def test_editions_kin_peoples_te_whare_tapa_wha_and_a_label_are_no_phi(guard, text, value, category):
+    assert guard.filter(text, [span_of(text, value, category)]) == []

@@ -50,6 +50,8 @@ _DOB_THEN_YEARS = re.compile(
     r"\b(?:DOB|D\.O\.B\.?|date of birth)\s*[:.]?\s*\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}[ \t,]+(?:age[ \t:]*)?(\d{1,3})[ \t]*(?:y|yo|yrs?|years?)\b",
     re.I,
 )
+# An age in a form's column: the number and its unit or the sex, a column gap before it.
+_FORM_AGE = re.compile(r"(?:(?<=[ ]{2})|(?<=\t))(\d{1,3})[ \t]?(?:yrs?|years|y|(?-i:[MF]))(?=[ \t]{2,}|\t|[ \t]*$|[ \t]*[|,])", re.I | re.M)
 _IDENTITY_LINE = re.compile(r"\b(?:DOB|D\.O\.B|born|MRN|NHI|NHS|URN?|patient|pt|sex|gender|bed[ \t]*\d{1,3})\b", re.I)
 # An age at a life event, in a history: "moved to Cocodrie Landing at 6.", "first psychiatric
 # admission at 22 after ...". The number ends the clause (no "pm", ":" or unit: "moved to the
@@ -214,6 +216,11 @@ class AgeDetector(RuleDetector):
             add(m.start(1), m.end(1), int(m[1]), 0.85, validated=True)
         for m in _DOB_THEN_YEARS.finditer(text):
             add(m.start(1), m.end(1), int(m[1]), 0.85, validated=True)
+        for m in _FORM_AGE.finditer(text):
+            # "PRYDDERCH, Gwilym   81 M   NHS 414 139 6427", "NHI HYG5438   86 yrs": a column of
+            # a line that identifies the patient
+            if _IDENTITY_LINE.search(_line(text, m.start())):
+                add(m.start(1), m.end(1), int(m[1]), 0.8, validated=True)
         for m in _DOB_AGE.finditer(text):
             add(m.start(1), m.end(1), int(m[1]), 0.9, validated=True)
         for m in _SEX.finditer(text):

@@ -61,7 +61,9 @@ _SHORT_CONTEXT = re.compile(
     # what was done on a day: "last given 7/4", "labs 3/3", "bloods taken 12/6"; a sentence's
     # first word too ("Review 25/3.", "Seen 4/6")
     r"|cycle|given|labs|bloods|taken|collected|received|started|stopped|ceased|commenced|booked|sent|return(?:ed)?"
-    r"|visit|visited|before|after|c\d{1,2}d\d{1,2})\W*)$"  # a chemotherapy table's "C3D1  | 4/15"
+    r"|visit|visited|before|after|c\d{1,2}d\d{1,2}"  # a chemotherapy table's "C3D1  | 4/15"
+    # what was done to a line, a pump or a drug on a day: "d/c'd 1/30", "de-accessed 1/30"
+    r"|d/c'?d|dc'?d|discontinued|accessed|de-accessed|placed|inserted|removed|changed|dispensed|faxed|start|starts)\W*)$"
 )
 # "on 11/12", "dated 3/7": a day, not eleven months or three days
 _ON_BEFORE = re.compile(r"\b(?i:on|dated)[ \t]+$")

@@ -294,10 +294,12 @@ _TYPED_INITIALS = re.compile(
 # The typist's initials alone after the label, at the line's end, before the date or a column
 # gap: "Typed: kl", "Typed by: JM 20/11/24", "Transcribed by: TLB   Prairie View Imaging".
 _TYPED_BY = re.compile(
-    r"\b(?i:typed|typist|transcribed|transcriptionist|prepared)\b[ \t]*(?i:by)?[ \t]*(?::[ \t]*|"
+    r"\b(?i:typed|typist|transcribed|transcriptionist|prepared|dictated)\b[ \t]*(?i:by)?[ \t]*(?::[ \t]*|"
+    # or the initials alone before a slash or a column gap: "Dictated NT / typed jlw     Page 1"
+    r"[ \t](?=[A-Za-z]{2,3}(?:[ \t]*/|\t|[ ]{2,}|[ \t]*$))|"
     # or the date typed, then the typist: "Typed 04.10.24 ak"
     r"[ \t](?:on[ \t]+)?\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}[ \t]+)(?P<n>[A-Za-z]{2,3})"
-    r"(?=[ \t]*(?:$|[,;]|\d{1,2}[/.-]\d)|\t|[ ]{2,})",
+    r"(?=[ \t]*(?:$|[,;/]|\d{1,2}[/.-]\d)|\t|[ ]{2,})",
     re.M,
 )
 # ... and the same pair in brackets after the writer's role: "Bereavement Coordinator (DOH/lr)".

@@ -51,7 +51,7 @@ _BUSINESS_SUFFIX = (
     r"(?:Logistics|Solutions|Consulting|Construction|Engineering|Motors|Transport|Freight|Couriers|Foods|Farms"
     r"|Electrical|Plumbing|Builders|Bakery|Cafe|Café|Restaurant|Hotel|Motel|Bank|Airlines|Airways|Council"
     r"|Supermarket|Mills|Quarry|Mining|Fisheries|Dairies|Vineyards?|Orchards?|Partners|Associates|Assoc|Services"
-    r"|(?i:Mutual|Insurance|Assurance))"
+    r"|(?i:Mutual|Insurance|Assurance)|Police|Constabulary|Home[ \t]+Infusion|Infusion[ \t]+Services)"
 )
 # A pharmacy named as an American or Australian one is ("Cobbity Drug", "Saveway Rx", "Mason
 # Drugs"), with its capital: "drug" and "Rx" alone are ordinary words.
@@ -123,12 +123,16 @@ def _known_hospitals() -> re.Pattern[str]:
     return re.compile(rf"(?<![\w'’-]){trie_regex(sorted(names), ignore_case=False)}(?![\w'’-])")
 
 
+_COMPASS = ("north", "south", "east", "west", "northern", "southern", "eastern", "western", "upper", "lower", "greater", "central")
+
+
 def _trim_leading(text: str, start: int, end: int) -> int:
     """Skip words that begin the sentence rather than the name ("Admitted Auckland City Hospital")."""
     stop = not_names()
     for m in re.finditer(r"\S+", text[start:end]):
         w = m.group().casefold().rstrip(".,")
-        if w not in _LEADING_JUNK and not (w in stop and w not in ("st", "saint", "mount", "mt", "royal", "the")):
+        # (a compass word opens a region's name: "West Marlshire Police", "North Shore Hospital")
+        if w not in _LEADING_JUNK and not (w in stop and w not in ("st", "saint", "mount", "mt", "royal", "the", *_COMPASS)):
             return start + m.start()
     return end
 

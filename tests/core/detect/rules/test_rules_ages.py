@@ -270,3 +270,17 @@ def test_ages_and_jobs_under_a_bar_tables_headings():
 def test_the_age_in_years_after_a_date_of_birth_on_a_forms_line():
     """Development note 211 (thirteenth pass)."""
     assert texts("age", "Haruto Brennan-Sato   DOB 02/05/1972   52 yrs   Chart WG-11837") == ["52"]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # development notes 227-245 (thirteenth pass)
+        ("Bed 14 -- PRYDDERCH, Gwilym   81 M   NHS 414 139 6427", ["81"]),
+        ('Client: Tame Kereopa ("Koro Tame")   NHI HYG5438   86 yrs\n', ["86"]),
+        ("MRN TRC-5540196   DOB 11/30/1961   63 F\n", ["63"]),
+        ("Bay 4   2 M   cleaned", []),  # no line that identifies a patient
+    ],
+)
+def test_an_age_in_a_column_of_a_line_that_identifies_the_patient(text, expected):
+    assert texts("age", text) == expected

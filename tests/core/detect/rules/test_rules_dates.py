@@ -233,3 +233,15 @@ def test_a_weekday_with_the_ordinal_and_a_day_after_on(text, expected):
 )
 def test_a_month_and_a_two_digit_year_joined_by_a_hyphen(text, expected):
     assert texts("date", text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Pump: 46-h 5-FU CADD pump d/c'd 1/30 by the home infusion nurse", ["1/30"]),  # development note 239
+        ("Port: R chest, accessed? NO (de-accessed 1/30).", ["1/30"]),
+        ("upgrade per cert. Start 6/10.", ["6/10"]),
+    ],
+)
+def test_a_day_after_what_was_done_to_a_line_or_a_pump(text, expected):
+    assert texts("date", text) == expected

@@ -459,3 +459,15 @@ def test_a_multi_purpose_service_and_a_community_interest_company(text, expected
 )
 def test_an_insurer_and_a_postcode_district(detector, text, expected):
     assert texts(detector, text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Home infusion notified: Cedarline Home Infusion on-call pharmacist", ["Cedarline Home Infusion"]),
+        ("reported 20/01/26 via 101: West Marlshire Police ref WMP-20260120-0611", ["West Marlshire Police"]),
+    ],
+)
+def test_a_home_infusion_company_and_a_police_force(text, expected):
+    """Development notes 239 and 241 (thirteenth pass)."""
+    assert texts("organisation", text) == expected

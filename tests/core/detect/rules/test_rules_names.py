@@ -704,3 +704,8 @@ def test_small_letters_keyed_to_a_name_sign_a_log_after_a_dash():
 )
 def test_the_name_one_goes_by_in_quotes_in_brackets_after_the_full_name(text, expected):
     assert texts("signature_name", text) == expected
+
+
+def test_initials_after_dictated_and_typed_before_a_slash_or_a_gap():
+    """Development note 235 (thirteenth pass)."""
+    assert texts("signature_name", "Dictated NT / typed jlw         Page 1 of 1\n") == ["NT", "jlw"]
