@@ -366,20 +366,23 @@ _AGE_SEX = re.compile(r"(\d{1,3})(?:[MFmf]|yo|y/o|yrs?|y)")  # "68M", "91yo"
 # Kinship words taken in any case before a name, and those that are also people's names
 # ("Tia", "Nana", "Koro", "Moko", "Tāne", "Cousin") taken only in lower case, so "Tia Morgan"
 # keeps her first name.
-_KIN_ANY_CASE = r"uncle|auntie|aunty|aunt|tío|tía|kuia|kui|whaea|matua|faifeau|grandma|grandpa|granny|pāpā|māmā|babcia|dziadek|abuela|abuelo|nonna|nonno"
-_KIN_LOWER_ONLY = r"tio|tia|nana|koro|mokopuna|moko|cousin|cuz|tane|tāne|wahine"
+_KIN_ANY_CASE = r"uncle|auntie|aunty|aunt|tío|tía|kuia|kui|koro|whaea|matua|faifeau|grandma|grandpa|granny|pāpā|māmā|babcia|dziadek|abuela|abuelo|nonna|nonno"
+_KIN_LOWER_ONLY = r"tio|tia|nana|mokopuna|moko|cousin|cuz|tane|tāne|wahine|kaimahi|kaitiaki|para"
 _KIN_TITLES = rf"{_KIN_ANY_CASE}|{_KIN_LOWER_ONLY}"
 _NAME_LEAD = re.compile(
     rf"(?i:{_KIN_ANY_CASE})[ \t]+(?=[A-Z])|(?:{_KIN_LOWER_ONLY})[ \t]+(?=[A-Z])"
     r"|(?:CN|RN|EN|SN|HCA|NP|RM|MW|CNM|CNS|CNC|NUM|ANUM|NIC|NRP|EMT|OT|SW|PT|MO|HO|PCP|GP|PCW|AIN|AHW|CA|HCSW|CSW"
-    r"|HV|DAO|FN|Para|Paramedic)[ \t]+(?=[A-Z])"  # (a health visitor, a duly authorised officer, a flight nurse)
+    # (a health visitor, a duly authorised officer, a flight nurse, a paramedic)
+    r"|HV|DAO|FN|Para|Paramedic|ANNP|RNP|SCPHN)[ \t]+(?=[A-Z])"
+    # a letter's greeting or a sign-off's "by" in te reo: "Tēnā koe Ingrid", "Nā Rāwiri Te Kani"
+    r"|(?:T[ēe]n[āa][ \t]+koe|T[ēe]n[āa][ \t]+korua|Nā)[ \t]+(?=[A-ZĀĒĪŌŪ])"
     r"|(?:Phoned|Called|Rang|Emailed|Texted|Paged|Messaged|Visited|Asked|Informed|Advised)[ \t]+(?=[A-Z][a-z])"
     r"|(?:Pt|Pts|Patient|Client|Resident|Res)\.?:?[ \t]+(?=[A-Z])"  # "Pt DUBROVSKY, LEV A": the role, in any case after it
     # a church's or a community's title ("Deacon Harold Wilkerson", "Sis. Lottie Bishop",
     # "Kaumātua Matiu Rangiuia")
-    r"|(?:Deacon|Pastor|Reverend|Rev\.?|Elder|Imam|Rabbi|Sister|Sis\.|Sr\.?|Brother|Bro\.|Kaum[āa]tua)[ \t]+(?=[A-Z][a-z])"
+    r"|(?:Deacon|Pastor|Reverend|Rev\.?|Revd\.?|Fr\.?|Father|Elder|Imam|Rabbi|Sister|Sis\.|Sr\.?|Brother|Bro\.|Kaum[āa]tua)[ \t]+(?=[A-Z][a-z])"
     # a probation or a police officer by rank ("PO Wood", "DC Craig Hunter", "DS Patel")
-    r"|(?:PO|DC|DS|DI|DCI|PC|PCSO|Sgt|Const|Constable|Insp|Det|Capt)\.?[ \t]+(?=[A-Z][a-z])"
+    r"|(?:PO|DC|DS|DI|DCI|PC|PCSO|Sgt|Const|Constable|Cst|SC|Snr[ \t]+Const|Insp|Det|Capt)\.?[ \t]+(?=[A-Z][a-z])"
     # a care team's member by role: "Podiatrist Arjun Nair", "DE Fiona Blake"
     r"|(?:Podiatrist|Dietitian|Dietician|Physiotherapist|Physio|Pharmacist|Paramedic|Midwife|Psychologist"
     r"|Counsell?or|Interpreter|Radiographer|Sonographer|Audiologist|Optometrist|Educator|DE|CDE)[ \t]+(?=[A-Z][a-z])"
@@ -389,9 +392,9 @@ _NAME_LEAD = re.compile(
 _KIN_LEAD_LOWER = re.compile(rf"(?:{_KIN_TITLES})[ \t]+(?=[a-z])")
 _NUMBER_END = re.compile(r"[ \t]+\d+$")
 _RE_END = re.compile(r"[ \t]+(?:re|Re|RE)\b:?$")
-_NAME_CREDENTIAL_END = re.compile(
-    r"[ \t,]+(?:" + "|".join(re.escape(c) for c in sorted({*CREDENTIALS, "EN", "NRP", "CN", "HCA", "EMT", "EMT-P"}, key=len, reverse=True)) + r")$"
-)
+_CREDENTIAL_ALTERNATIVES = "|".join(re.escape(c) for c in sorted({*CREDENTIALS, "EN", "NRP", "CN", "HCA", "EMT", "EMT-P"}, key=len, reverse=True))
+# (one or several joined by a slash: "Mirela Dragomir RN/RM")
+_NAME_CREDENTIAL_END = re.compile(rf"[ \t,]+(?:{_CREDENTIAL_ALTERNATIVES})(?:/(?:{_CREDENTIAL_ALTERNATIVES}))*$")
 _PLACE_TIME_END = re.compile(
     r"[ \t]+(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?|tonight|tonite|today|tomorrow|tmrw|yesterday"
     r"|(?:[01]?\d|2[0-3])(?::[0-5]\d)?[ \t]?[ap]\.?m\.?)$"
@@ -515,8 +518,11 @@ def _without_annotation_extras(text: str, s: Span) -> Span:
         m = _JOB_QUALIFIER_LEAD.match(value)
         return s.with_(start=s.start + m.end()) if m is not None and m.end() < len(value) else s
     if s.category is Category.NAME:
-        m = _NAME_LEAD.match(value) or (_KIN_LEAD_LOWER.match(value) if value.islower() else None)
-        if m is not None and m.end() < len(value):
+        for _ in range(3):  # a role, then a title: "kaitiaki Whaea Ngāpera"
+            value = text[s.start : s.end]
+            m = _NAME_LEAD.match(value) or (_KIN_LEAD_LOWER.match(value) if value.islower() else None)
+            if m is None or m.end() >= len(value):
+                break
             s = s.with_(start=s.start + m.end())
         m = _RE_END.search(text, s.start, s.end)
         if m is not None and m.start() > s.start:
@@ -526,9 +532,13 @@ def _without_annotation_extras(text: str, s: Span) -> Span:
             s = s.with_(end=m.start())  # "DR OKAFOR 0225": the time he saw the patient
         if _INITIAL_END.search(text, s.start, s.end) and text[s.end : s.end + 1] == "." and s.end - s.start > 2:
             s = s.with_(end=s.end + 1)
-        if text[s.start : s.end].isupper():
-            return s  # "NGUYEN VAN DO": in capitals a surname may spell a credential
         m = _NAME_CREDENTIAL_END.search(text, s.start, s.end)
+        if text[s.start : s.end].isupper():
+            # "NGUYEN VAN DO": in capitals a surname may spell a credential; after "SURNAME,
+            # GIVEN" a credential of three letters or more is one ("ESCOBEDO, MARISOL FNP")
+            whole = text[s.start : s.end]
+            if m is None or "," not in whole[: m.start() - s.start] or len(whole[m.start() - s.start :].strip(" ,\t")) < 3:
+                return s
         return s.with_(end=m.start()) if m is not None and m.start() > s.start else s
     if s.category is Category.LOCATION:
         m = _PLACE_TIME_END.search(text, s.start, s.end)

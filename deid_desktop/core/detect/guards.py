@@ -255,7 +255,7 @@ CREDENTIALS = (
     # colleges' fellowships and memberships of Australia, New Zealand, the UK and Ireland
     "FRANZCR", "FRANZCOG", "FACEM", "FCICM", "FAFRM", "FAChPM", "FACD", "FACRRM", "FRCPCH", "FRCOG",
     "MRCOG", "FRCEM", "FFICM", "FRCPsych", "FRCPI", "FRCSI", "MRCPI", "FRCGP", "FDSRCS", "FAAP", "FACC",
-    "FACOG", "FACR", "RDMS", "RDCS", "RVT", "MLS(ASCP)", "RCIS", "RCES", "SCPHN",
+    "FACOG", "FACR", "RDMS", "RDCS", "RVT", "MLS(ASCP)", "MLS", "RCIS", "RCES", "SCPHN", "FNP", "FNP-C",
     # nurses' specialty certifications ("Kateri Begay, RN, OCN")
     "OCN", "CCRN", "CEN", "CNOR", "RNC", "PCCN", "CHPN", "WOCN", "CWOCN", "CDCES", "CDE", "IBCLC", "BSN", "MSN",
     # advanced practitioners in the UK ("K. Idowu ANP")

@@ -406,6 +406,17 @@ def test_a_unit_found_on_its_own_stays_its_own_span():
         ("DAO Petra Vaňková (DAO ID DAO-BOP-0317)", "DAO Petra Vaňková", Category.NAME, "Petra Vaňková"),
         ("day 12. HV Siân Pritchard-Evans, with mother", "HV Siân Pritchard-Evans", Category.NAME, "Siân Pritchard-Evans"),
         ("CREW   Para K. Tawhiri (P3318) - attending", "Para K. Tawhiri", Category.NAME, "K. Tawhiri"),
+        # development notes, all batches (thirteenth pass): titles, roles and greetings at a name's edge
+        ("attends with Koro Hēnare Paewai", "Koro Hēnare Paewai", Category.NAME, "Hēnare Paewai"),
+        ("Māori Health kaitiaki Whaea Ngāpera.", "kaitiaki Whaea Ngāpera", Category.NAME, "Ngāpera"),  # a role, then a title
+        ("Fr Ioannis Makris (parish) visits Sundays", "Fr Ioannis Makris", Category.NAME, "Ioannis Makris"),
+        ("service led by Revd Ossie Lamb", "Revd Ossie Lamb", Category.NAME, "Ossie Lamb"),
+        ("Attending: Cst Dimitri VUKOVIC", "Cst Dimitri VUKOVIC", Category.NAME, "Dimitri VUKOVIC"),
+        ("Tēnā koe Ingrid,", "Tēnā koe Ingrid", Category.NAME, "Ingrid"),
+        ("Nā Rāwiri Te Kani, Kaimahi", "Nā Rāwiri Te Kani", Category.NAME, "Rāwiri Te Kani"),
+        ("Na Yeon Kim attended", "Na Yeon Kim", Category.NAME, "Na Yeon Kim"),  # a given name, not "by"
+        ("Flight nurse: Mirela Dragomir RN/RM", "Mirela Dragomir RN/RM", Category.NAME, "Mirela Dragomir"),
+        ("Reviewed: ESCOBEDO, MARISOL FNP", "ESCOBEDO, MARISOL FNP", Category.NAME, "ESCOBEDO, MARISOL"),
         ("Lives 4 Ashfield Grove, Celbridge", "Lives 4 Ashfield Grove", Category.LOCATION, "4 Ashfield Grove"),
         ("fell at Our Lady of Lourdes Regional Medical Center parking garage yesterday",
          "Lady of Lourdes Regional Medical Center parking garage", Category.ORGANIZATION, "Lady of Lourdes Regional Medical Center"),
