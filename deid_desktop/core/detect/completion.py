@@ -427,6 +427,14 @@ _DATE_TAIL_WORDS = frozenset(
 )
 # A word of the sentence before a date: "in 2021", "since 3/4" (annotated "2021", "3/4").
 _DATE_LEAD = re.compile(r"(?i:in|on|at|since|from|by|until|till)[ \t]+")
+# A number before a whole date that is no part of it: a value in the column before ("96
+# Jun-24" of "baseline 96 Jun-24", "22 14/07/2025" of a form's row).
+_NUMBER_BEFORE_DATE = re.compile(r"\d{1,3}[ \t]+(?=\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$|[A-Z][a-z]{2}-\d{2}$)")
+# A clock time after a date ("Sunday 16 March, 0900", "19th march 10am", "Wed 14/8 8.55"); a
+# year is never taken for one.
+_TIME_AFTER_DATE = re.compile(
+    r",?[ \t]+(?:(?:@|at)[ \t]*)?(?:(?!19\d\d|20\d\d)(?:[01]\d|2[0-3])[0-5]\d|\d{1,2}(?:[.:][0-5]\d)?[ \t]*(?i:am|pm)|\d{1,2}[.:][0-5]\d)$"
+)
 # A word that says a date is roughly known, taken in with a month or a year: "around
 # November", "approx. 2019" (annotated "November", "2019").
 _DATE_ROUGHLY_LEAD = re.compile(r"(?i:(?:since|from|until|till|by|in)[ \t]+)?(?i:around|about|approx\.?|approximately|circa|c\.|roughly)[ \t]+")
@@ -505,6 +513,12 @@ def _without_annotation_extras(text: str, s: Span) -> Span:
         m = _DATE_ROUGHLY_LEAD.match(value)
         if m is not None and m.end() < len(value):
             s, value = s.with_(start=s.start + m.end()), value[m.end() :]
+        m = _NUMBER_BEFORE_DATE.match(value)
+        if m is not None:
+            s, value = s.with_(start=s.start + m.end()), value[m.end() :]
+        m = _TIME_AFTER_DATE.search(value)
+        if m is not None and m.start() > 0 and re.search(r"\d|[A-Za-z]{3}", value[: m.start()]):
+            s, value = s.with_(end=s.start + m.start()), value[: m.start()]
         m = _DATE_TAIL.search(value)
         if m is not None and m.group(1).casefold() not in _DATE_TAIL_WORDS and any(c.isdigit() for c in value[: m.start()]):
             return s.with_(end=s.start + m.start())
@@ -918,7 +932,10 @@ _DATE_PIECE = re.compile(
     r"|\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?|(?:19|20)\d\d"
 )
 # (a hyphen between two months' names, not "12-Mar": a day before it is the same date's)
-_DATE_LIST_SEP = re.compile(r"[ \t]*(?:,|;|\(|\)|(?<=[A-Za-z.])[-–](?=[A-Z])|\band\b|&|\bin\b(?=[ \t]+[A-Z][a-z]{2}))[ \t]*")
+# (and a hyphen between two days and months, a range: "3/14-3/17", "19/2-21/2")
+_DATE_LIST_SEP = re.compile(
+    r"[ \t]*(?:,|;|\(|\)|(?<=[A-Za-z.])[-–](?=[A-Z])|(?:(?<=/\d)|(?<=/\d\d))[ \t]*[-–](?=[ \t]*\d{1,2}/\d)|\band\b|&|\bin\b(?=[ \t]+[A-Z][a-z]{2}))[ \t]*"
+)
 _SLASH_PIECE = re.compile(r"(\d{1,2})/(\d{1,2})")
 _MONTH_DAY_END = re.compile(rf"{_MONTH_NAME}\.?[ \t]+\d{{1,2}}(?:st|nd|rd|th)?$")
 _YEAR_START = re.compile(r"(?:19|20)\d\d(?!\d)")

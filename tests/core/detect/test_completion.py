@@ -409,6 +409,11 @@ def test_a_unit_found_on_its_own_stays_its_own_span():
         # development notes, all batches (thirteenth pass): titles, roles and greetings at a name's edge
         ("attends with Koro Hēnare Paewai", "Koro Hēnare Paewai", Category.NAME, "Hēnare Paewai"),
         ("Māori Health kaitiaki Whaea Ngāpera.", "kaitiaki Whaea Ngāpera", Category.NAME, "Ngāpera"),  # a role, then a title
+        ("Creatinine 118 (baseline 96 Jun-24)", "96 Jun-24", Category.DATE, "Jun-24"),
+        ("Discharged from HITH Sunday 16 March, 0900 phone check", "Sunday 16 March, 0900", Category.DATE, "Sunday 16 March"),
+        ("booked her review 19th march 10am at the hub", "19th march 10am", Category.DATE, "19th march"),
+        ("Wed 14/8 8.55: she told Losa", "Wed 14/8 8.55", Category.DATE, "Wed 14/8"),
+        ("seen 16 March 2024 in clinic", "16 March 2024", Category.DATE, "16 March 2024"),  # a year stays
         ("Fr Ioannis Makris (parish) visits Sundays", "Fr Ioannis Makris", Category.NAME, "Ioannis Makris"),
         ("service led by Revd Ossie Lamb", "Revd Ossie Lamb", Category.NAME, "Ossie Lamb"),
         ("Attending: Cst Dimitri VUKOVIC", "Cst Dimitri VUKOVIC", Category.NAME, "Dimitri VUKOVIC"),
@@ -915,3 +920,16 @@ def test_dates_split_and_names_lose_weekdays_roles_and_titles_and_gain_their_age
 def test_date_lists_split_name_pieces_join_and_what_is_no_part_of_a_name_is_left_out(text, spans, expected):
     """Strict entity F1 counts whole values: development notes 01-125 showed these boundaries."""
     assert found(text, [span(text, v, c) for v, c in spans]) == expected
+
+
+@pytest.mark.parametrize(
+    "text, value, expected",
+    [
+        # development notes 141, 191, 203, 223 (thirteenth pass): a stay's first and last days
+        ("Admitted 3/14-3/17 with cellulitis", "3/14-3/17", ["3/14", "3/17"]),
+        ("inpatient 19/2-21/2, then home", "19/2-21/2", ["19/2", "21/2"]),
+        ("12-Mar review", "12-Mar", ["12-Mar"]),  # a day and a month, one date
+    ],
+)
+def test_a_range_of_two_days_and_months_is_two_dates(text, value, expected):
+    assert found(text, [span(text, value, Category.DATE)]) == expected
