@@ -597,11 +597,31 @@ _PHONE_PART = re.compile(r"\+?[\d()][\d() -]{6,}\d")
 # around it ('<a href="mailto:x@y.com">x@y.com</a>' is one whitespace-free token to a model).
 
 
+# A town and its postcode read as one place ("Paeroa 3600"): the annotation has each on its
+# own, as a surrogate replaces each.
+_TOWN_THEN_POSTCODE = re.compile(r"(?P<town>[A-ZĀĒĪŌŪ][^,\n\d]*[^\W\d_])[ \t]+(?P<code>\d{4,5})")
+
+
+_PHONE_THEN_LABEL = re.compile(r"(?P<phone>\+?[\d()][\d() -]{6,}\d)[ \t]+(?i:e-?mail|fax|ph|phone|tel|mob|mobile|cell|web)\b:?")
+
+
 def _pair_parts(text: str, s: Span) -> list[Span]:
     if s.category is Category.CONTACT and "@" in text[s.start : s.end]:
         emails = list(EMAIL.finditer(text, s.start, s.end))
         if emails and text[s.start : s.end].strip() != " ".join(m.group() for m in emails) and any(c in "<>\"=" for c in text[s.start : s.end]):
             return [s.with_(start=m.start(), end=m.end()) for m in emails]
+        # a phone number and an e-mail address read as one contact: "07 555 0171 / x@y.nz",
+        # "(07) 5550 2917  reports@brolga.com.au"
+        phones = [m for m in _PHONE_PART.finditer(text, s.start, s.end) if sum(c.isdigit() for c in m.group()) >= 7]
+        phones = [m for m in phones if not any(e.start() < m.end() and m.start() < e.end() for e in emails)]
+        if emails and phones:
+            return sort_spans([*(s.with_(start=m.start(), end=m.end()) for m in emails), *(s.with_(start=m.start(), end=m.end()) for m in phones)])
+    if s.category is Category.CONTACT and (m := _PHONE_THEN_LABEL.fullmatch(text, s.start, s.end)) is not None:
+        return [s.with_(end=m.end("phone"))]  # "(505) 555-0185  Email": the next field's label
+    if s.category is Category.LOCATION:
+        m = _TOWN_THEN_POSTCODE.fullmatch(text, s.start, s.end)
+        if m is not None and not STREET.search(m["town"]):
+            return [s.with_(end=m.end("town")), s.with_(start=m.start("code"), fine="ZIP")]
     if s.category is Category.DATE:
         part = _FULL_DATE
     elif s.category is Category.CONTACT:

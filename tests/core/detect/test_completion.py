@@ -933,3 +933,20 @@ def test_date_lists_split_name_pieces_join_and_what_is_no_part_of_a_name_is_left
 )
 def test_a_range_of_two_days_and_months_is_two_dates(text, value, expected):
     assert found(text, [span(text, value, Category.DATE)]) == expected
+
+
+@pytest.mark.parametrize(
+    "text, value, category, expected",
+    [
+        # development notes of all batches (thirteenth pass): one value each, as annotated
+        ("Tel 07 555 0171 / craig.p@example.net.nz", "07 555 0171 / craig.p@example.net.nz", Category.CONTACT,
+         ["07 555 0171", "craig.p@example.net.nz"]),
+        ("(07) 5550 2917  reports@brolgaimaging.com.au", "(07) 5550 2917  reports@brolgaimaging.com.au", Category.CONTACT,
+         ["(07) 5550 2917", "reports@brolgaimaging.com.au"]),
+        ("Ph (505) 555-0185  Email", "(505) 555-0185  Email", Category.CONTACT, ["(505) 555-0185"]),
+        ("PO Box 12, Paeroa 3600", "Paeroa 3600", Category.LOCATION, ["Paeroa", "3600"]),
+        ("PO Box 12, 14 Main Road 3600", "14 Main Road 3600", Category.LOCATION, ["14 Main Road 3600"]),  # no town before it
+    ],
+)
+def test_a_phone_and_an_email_or_a_town_and_its_postcode_are_two_values(text, value, category, expected):
+    assert found(text, [span(text, value, category)]) == expected
