@@ -764,6 +764,8 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
         return True  # a fax's page count: "P.001/003"
     if span.category == Category.CONTACT and _SHORT_RANGE.fullmatch(value):
         return True  # "fasting 82-94": a range of values, too few digits for any number to call
+    if span.category == Category.ID and _inside(_LOINC, text, span):
+        return True  # a laboratory test's LOINC code: "HEMOGLOBIN A1C (4548-4)", "OBX|8|NM|2132-9^COBALAMIN^LN"
     if span.category == Category.ID and _PARITY.fullmatch(value) and _GRAVIDA_BEFORE.search(text, max(0, span.start - 6), span.start):
         return True  # "G2 P1001": an obstetric history's parity (term, preterm, abortions, living)
     if span.category in (Category.LOCATION, Category.CONTACT) and value.isdigit() and _after_a_code_label(text, span.start):
@@ -786,6 +788,7 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
 
 
 _LOWER_WORD = re.compile(r"[a-z]{3,}")
+_LOINC = re.compile(r"\(\d{3,6}-\d\)|(?<![\w-])\d{3,6}-\d(?=\^)")
 _SHORT_RANGE = re.compile(r"\d{1,3}[ \t]*[-–][ \t]*\d{1,3}")
 _PARITY = re.compile(r"P\d{4}")
 _GRAVIDA_BEFORE = re.compile(r"\bG\d{1,2}[ \t]*,?[ \t]*$")

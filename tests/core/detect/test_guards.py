@@ -1138,3 +1138,21 @@ def test_clock_times_in_their_own_cells_are_no_identifiers(guard):
 )
 def test_editions_kin_peoples_te_whare_tapa_wha_and_a_label_are_no_phi(guard, text, value, category):
     assert guard.filter(text, [span_of(text, value, category)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("HEMOGLOBIN A1C (4548-4)           8.9      H", "4548-4"),  # development note 147
+        ("HEMOGLOBIN A1C (4548-4)           8.9      H", "4548"),  # a piece the vote left
+        ("OBX|8|NM|2132-9^COBALAMIN^LN||188|PG/ML|", "2132-9"),
+    ],
+)
+def test_a_lab_tests_loinc_code_is_no_identifier(guard, text, value):
+    assert guard.filter(text, [span_of(text, value, Category.ID)]) == []
+
+
+def test_a_record_number_of_the_same_shape_stays(guard):
+    text = "Claim no 4548-4 lodged"
+    span = span_of(text, "4548-4", Category.ID)
+    assert guard.filter(text, [span]) == [span]
