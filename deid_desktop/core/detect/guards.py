@@ -603,6 +603,7 @@ _BAR_BEFORE = re.compile(r"\|[ \t]*$")
 _BAR_AFTER = re.compile(r"[ \t]*\|")
 
 
+@lru_cache(maxsize=2)  # (propagation asks the guard about each span it adds, with the whole text)
 def _clock_times(text: str) -> tuple[frozenset[tuple[int, int]], bool]:
     """(where the times of a line of times stand, whether the text writes 24-hour times): a
     retrieval or ambulance record's row "Call 1322 | Accepted 1326 | Wheels up 1349", an obs
@@ -1269,6 +1270,7 @@ _FULL_NUMERIC_DATE = re.compile(r"(?<![\w./-])(\d{1,2})([/.-])(\d{1,2})\2(?:\d{4
 _BARE_DAY_MONTH = re.compile(r"(\d{1,2})/(\d{1,2})(?:/(?:\d{4}|\d{2}))?")
 
 
+@lru_cache(maxsize=2)
 def date_order(text: str) -> str | None:
     """"dm" where the text's full dates are written day first, "md" where month first, None
     where they do not say or say both."""
