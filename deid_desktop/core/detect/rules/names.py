@@ -516,6 +516,10 @@ class SignatureNameDetector(_NameRule):
             if letters[0] == words[0][0] and last and not all(w.casefold() in encoder_words() for w in words):
                 keyed.add(value)
                 yield self.span(m.start(g), m.end(g), Category.NAME, "OTHER", 0.8, validated=True)
+        for m in _implicitly_keyed(text, keyed):
+            # initials of a person named in the note, where initials sign: "Mereana Tawhiri RN
+            # (APC 281904) / MT", "... -MT" (no key says so, the name does)
+            yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
         for value in keyed:
             # the keyed initials wherever else they stand, in the same capitals: a table's cell
             # ("| PM |"), brackets ("(PM)"), a line's start ("PR reported that ..."); not after a
@@ -637,6 +641,37 @@ def _letters_of(full: str) -> set[str]:
     every = "".join(p[0] for p in parts if p)
     capitals = [p[0] for p in parts if p and p[0].isupper()]
     return {every, every.upper(), capitals[0] + capitals[-1]} if len(capitals) >= 2 else {every}
+
+
+# A person's name: a given name and a surname, capitalised (a hyphen may join either).
+_PERSON = re.compile(rf"(?<![\w'’-])(?P<given>[{UP}][{LO}]{{2,}}(?:-[{UP}]?[{LO}]+)?)[ ](?:{_PARTICLE}[ ]){{0,2}}(?P<last>[{UP}][{LO}'’]+(?:-[{UP}][{LO}]+)?)(?![\w'’-])")
+# After a dash, in brackets, a cell, a list of initials or after a slash: where initials sign.
+_IMPLICIT_PLACE = (
+    r"(?:(?<=-)|(?<=\()|(?<=\|)|(?<=[ \t]/)|(?<=,)|(?<=\[))[ \t]*(?P<n>{0})(?=[ \t]*(?:\||\)|\]|,|[ \t]/|$)|[ ]{{2,}}|\t)"
+)
+
+
+def _implicitly_keyed(text: str, keyed: set[str]) -> Iterator[re.Match[str]]:
+    """Initials of people named in the text, where initials sign. A person: a listed given
+    name, or a given name and a surname that are no everyday words ("Wellington Hospital",
+    "Blood Pressure" are none)."""
+    if not _CAPITALS_RUN.search(text):
+        return
+    words, given_names = encoder_words(), first_names()
+    initials: set[str] = set()
+    for m in _PERSON.finditer(text):
+        given, last = m["given"].casefold(), m["last"].casefold()
+        if given in given_names or (given not in words and last not in words):
+            initials.update(v for v in _letters_of(m.group()) if len(v) >= 2)
+    for value in sorted(initials - keyed):
+        if not value.isupper() and not re.fullmatch(r"[A-Z][a-z]{0,3}[A-Z]", value):
+            continue
+        if value in _COMMON_CAPITALS or value in clinical_acronyms() or value in _ROLE_INITIALS or value in CREDENTIALS or value in _LOG_LABELS:
+            continue
+        yield from re.finditer(_IMPLICIT_PLACE.format(re.escape(value)), text, re.M)
+
+
+_CAPITALS_RUN = re.compile(r"(?<![A-Za-z])[A-Z]{2,4}(?![A-Za-z])")
 
 
 def _rows_of_names_and_initials(text: str) -> Iterator[re.Match[str]]:

@@ -709,3 +709,16 @@ def test_the_name_one_goes_by_in_quotes_in_brackets_after_the_full_name(text, ex
 def test_initials_after_dictated_and_typed_before_a_slash_or_a_gap():
     """Development note 235 (thirteenth pass)."""
     assert texts("signature_name", "Dictated NT / typed jlw         Page 1 of 1\n") == ["NT", "jlw"]
+
+
+def test_initials_of_a_person_named_in_the_note_where_initials_sign():
+    """Development notes 247-265 (thirteenth pass): no key says "MT = Mereana Tawhiri", the
+    names beside the initials do; found after a dash, a slash, in brackets or a cell."""
+    text = (
+        "2210 Obs stable. Paracetamol 1 g PO. -MT\n"
+        "Mereana Tawhiri RN (APC 281904) / MT     Gurpreet Sandhu HCA / GS\n"
+        "| 0300 | turned | GS |\n"
+        "Bloods: MT 3 heads normal, GS normal\n"
+    )
+    found = [(text[s.start : s.end], s.start) for s in run("signature_name", text) if text[s.start : s.end] in ("MT", "GS")]
+    assert [v for v, _ in found] == ["MT", "MT", "GS", "GS"]  # the dash, the slashes and the cell, not the prose
