@@ -92,3 +92,33 @@ def medicare_valid(s: str) -> bool:
     if len(d) == 11 and d[10] == "0":
         return False
     return medicare_check_digit(d[:8]) == d[8]
+
+
+# Verhoeff's dihedral-group check (SNOMED CT identifiers end with one).
+_VERHOEFF_D = (
+    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9), (1, 2, 3, 4, 0, 6, 7, 8, 9, 5), (2, 3, 4, 0, 1, 7, 8, 9, 5, 6),
+    (3, 4, 0, 1, 2, 8, 9, 5, 6, 7), (4, 0, 1, 2, 3, 9, 5, 6, 7, 8), (5, 9, 8, 7, 6, 0, 4, 3, 2, 1),
+    (6, 5, 9, 8, 7, 1, 0, 4, 3, 2), (7, 6, 5, 9, 8, 2, 1, 0, 4, 3), (8, 7, 6, 5, 9, 3, 2, 1, 0, 4),
+    (9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+)
+_VERHOEFF_P = (
+    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9), (1, 5, 7, 6, 2, 8, 3, 0, 9, 4), (5, 8, 0, 3, 7, 9, 6, 1, 4, 2),
+    (8, 9, 1, 6, 0, 4, 3, 5, 2, 7), (9, 4, 5, 3, 1, 2, 6, 8, 7, 0), (4, 2, 8, 6, 5, 7, 3, 9, 0, 1),
+    (2, 7, 9, 3, 8, 0, 6, 4, 1, 5), (7, 0, 4, 6, 9, 1, 3, 2, 5, 8),
+)
+
+
+def verhoeff_valid(number: str) -> bool:
+    """Whether a string of digits ends with its Verhoeff check digit."""
+    if not number.isdigit():
+        return False
+    c = 0
+    for i, ch in enumerate(reversed(number)):
+        c = _VERHOEFF_D[c][_VERHOEFF_P[i % 8][int(ch)]]
+    return c == 0
+
+
+def snomed_concept_id(number: str) -> bool:
+    """A SNOMED CT concept identifier: 6 to 18 digits, a concept's partition ("00", or "10" in
+    an extension) before a valid Verhoeff check digit ("87522002", "700378005")."""
+    return 6 <= len(number) <= 18 and number.isdigit() and number[-3:-1] in ("00", "10") and verhoeff_valid(number)

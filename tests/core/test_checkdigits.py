@@ -14,6 +14,8 @@ from deid_desktop.core.checkdigits import (
     nhi_valid,
     nhs_check_digit,
     nhs_valid,
+    snomed_concept_id,
+    verhoeff_valid,
 )
 
 
@@ -111,3 +113,13 @@ def test_one_changed_digit_breaks_the_check():
     assert not nhs_valid("943 476 5929")
     assert not nhi_valid("ZAC5371")
     assert not medicare_valid("2123 45680 1")
+
+
+@pytest.mark.parametrize("number, valid", [("73211009", True), ("38341003", True), ("87522002", True), ("87522003", False), ("12345678", False)])
+def test_snomed_concept_ids_by_their_partition_and_verhoeff_digit(number, valid):
+    """73211009 (diabetes mellitus) and 38341003 (hypertension) are real concept ids."""
+    assert snomed_concept_id(number) is valid
+
+
+def test_verhoeff_known_value():
+    assert verhoeff_valid("2363") and not verhoeff_valid("2364")  # 236 -> check digit 3

@@ -29,6 +29,7 @@ from typing import Iterable
 
 from ..categories import Category
 from ..spans import Span
+from ..checkdigits import snomed_concept_id
 from .lexicons import clinical_acronyms, encoder_words, guard_terms, places, professions
 from .calendar_words import MAORI_MONTH_NAME
 
@@ -356,7 +357,7 @@ _EXPIRY_BEFORE = re.compile(r"\b(?:exp|expiry|expires|expiring|expiration|use[\s
 _ORDER_BEFORE = re.compile(
     r"\b(?i:order|CTO|certificate|cert|licen[cs]e|DoLS|authori[sz]ation|permit|visa|warrant|tribunal|section|plan|referral|enduring)\b"
 )
-_LAW_BEFORE = re.compile(r"\b(?:Act|Acts|Regulations?|Code|Order|Rules|Bill|Amendment|MHA|MCA|PACE|HIPAA)\s*(?:\(\w+\)\s*)?$")
+_LAW_BEFORE = re.compile(r"\b(?:Act|Acts|Regulations?|Regs|Code|Order|Rules|Bill|Amendment|MHA|MCA|PACE|HIPAA)\s*(?:\(\w+\)\s*)?$")
 _REVISION_BEFORE = re.compile(r"\b(?i:rev\.?|revised|revision|version|ver\.?)[ \t]*$")
 _GUIDELINE_AFTER = re.compile(r"\)?\s*(?:guidelines?|guidance|criteria|consensus|classification|recommendations?|edition|ed\.|version)\b", re.IGNORECASE)
 # A weekday alone says nothing of a person ("Next visit Tue/Fri").
@@ -761,10 +762,16 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
         return True  # "71 y.o. F": the sex after an age
     if span.category == Category.NAME and value in ("Y", "N") and _QUESTION_BEFORE.search(text, _line_start(text, span.start), span.start):
         return True  # "Self-harm or suicide attempt ever?     Y -- OD 2019": the answer
+    if span.category == Category.DATE and any(m.start() <= span.start and span.end <= m.end() and min(int(m[1]), int(m[2])) < 1900 for m in _CLOCK_RANGE.finditer(text, max(0, span.start - 10), min(len(text), span.end + 10))):
+        return True  # "Night shift Tue 3rd Feb 2130-0730": a shift's hours (not "2014-2019", years)
+    if span.category in (Category.CONTACT, Category.ID, Category.LOCATION) and _ITEM_BEFORE.search(text, max(0, span.start - 16), span.start):
+        return True  # "covered by Medicare; item 73045": a schedule's item number
     if span.category in (Category.CONTACT, Category.ID) and _inside(_PAGE_NUMBER, text, span):
         return True  # a fax's page count: "P.001/003"
     if span.category == Category.CONTACT and _SHORT_RANGE.fullmatch(value):
         return True  # "fasting 82-94": a range of values, too few digits for any number to call
+    if span.category == Category.ID and value.isdigit() and snomed_concept_id(value) and _TERM_AFTER.match(text, span.end) and _coded_list(text):
+        return True  # a coded problem list's SNOMED CT concept: "2026-01-06  87522002   Iron deficiency anaemia"
     if span.category == Category.ID and _inside(_LOINC, text, span):
         return True  # a laboratory test's LOINC code: "HEMOGLOBIN A1C (4548-4)", "OBX|8|NM|2132-9^COBALAMIN^LN"
     if span.category == Category.ID and _PARITY.fullmatch(value) and _GRAVIDA_BEFORE.search(text, max(0, span.start - 6), span.start):
@@ -789,6 +796,18 @@ def _is_not_phi_by_shape(text: str, span: Span) -> bool:
 
 
 _LOWER_WORD = re.compile(r"[a-z]{3,}")
+_CLOCK_RANGE = re.compile(r"(?<![\d/.:-])((?:[01]\d|2[0-3])[0-5]\d)[ \t]*[-–][ \t]*((?:[01]\d|2[0-3])[0-5]\d)(?![\d/.:-])")
+_ITEM_BEFORE = re.compile(r"\b(?i:MBS[ \t]+)?(?i:items?)(?:[ \t]+(?i:no\.?|number|#))?[ \t]*:?[ \t]*$")
+_TERM_AFTER = re.compile(r"[ \t]+[A-Z]?[a-z]{3,}")
+_CODE_THEN_TERM = re.compile(r"(?<![\w-])(\d{6,18})[ \t]+[A-Z]?[a-z]{3,}")
+
+
+@lru_cache(maxsize=2)
+def _coded_list(text: str) -> bool:
+    """Whether the text lists two SNOMED CT concepts or more, each before its term."""
+    return sum(1 for m in _CODE_THEN_TERM.finditer(text) if snomed_concept_id(m[1])) >= 2
+
+
 _LOINC = re.compile(r"\(\d{3,6}-\d\)|(?<![\w-])\d{3,6}-\d(?=\^)")
 _SHORT_RANGE = re.compile(r"\d{1,3}[ \t]*[-–][ \t]*\d{1,3}")
 _PARITY = re.compile(r"P\d{4}")

@@ -1156,3 +1156,30 @@ def test_a_record_number_of_the_same_shape_stays(guard):
     text = "Claim no 4548-4 lodged"
     span = span_of(text, "4548-4", Category.ID)
     assert guard.filter(text, [span]) == [span]
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        # development notes 247-265 (thirteenth pass)
+        ("Problem list (coded)\n  2026-01-06  87522002   Iron deficiency anaemia\n  2021-10-03  73211009   Diabetes mellitus\n",
+         "87522002", Category.ID),
+        ("Night shift Tue 3rd Feb 2130-0730   RN Mereana", "2130-0730", Category.DATE),
+        ("Tests of this type are covered by Medicare; item 73045 **", "73045", Category.CONTACT),
+        ("suitable for molecular testing (EGFR/ALK/ROS1/PD-L1) - held", "EGFR/ALK/ROS1/PD-L1", Category.NAME),
+        ("heat exposure -- Uhthoff vs relapse per Dr Thorvaldsen", "Uhthoff", Category.NAME),
+        ("| LVEF (biplane Simpson)  | 31 % |", "Simpson", Category.NAME),
+        ("Care and Support (Eligibility Criteria) Regs 2015)", "2015", Category.DATE),
+    ],
+)
+def test_coded_concepts_shift_hours_item_numbers_genes_eponyms_and_regulations_are_no_phi(guard, text, value, category):
+    assert guard.filter(text, [span_of(text, value, category)]) == []
+
+
+def test_a_record_number_in_a_coded_list_and_a_range_of_years_stay(guard):
+    text = (
+        "Problem list (coded)\n  2026-01-06  87522002   Iron deficiency anaemia\n  2021-10-03  73211009   Diabetes mellitus\n"
+        "Hospital no 87522003 Smith; in care 2014-2019\n"
+    )
+    spans = [span_of(text, "87522003", Category.ID), span_of(text, "2014-2019", Category.DATE)]
+    assert guard.filter(text, spans) == spans
