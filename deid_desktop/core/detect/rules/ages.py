@@ -41,7 +41,7 @@ _RULE_ROW = re.compile(r"[\s\-=_|+:]*")
 _MAX_TABLE_ROWS = 40
 # The age in brackets after a date of birth: "DOB 27/08/1962 (61)", "D.O.B. 3 Mar 1949 (75 y)".
 _DOB_AGE = re.compile(
-    r"\b(?:DOB|D\.O\.B\.?|date of birth|born)\s*[:.]?\s*"
+    r"\b(?:DOB|D\.O\.B\.?|date of birth|born)[\s:.]*"  # (a form's leader dots: "DOB ........... 12/12/1940   (84)")
     r"\d{1,4}[/.\s-](?:\d{1,2}|[A-Za-z]{3,9})[/.\s-]\d{2,4}\s*\(\s*(?:age\s*)?(\d{1,3})\s*(?:y|yo|yrs?|years?)?\s*\)",
     re.I,
 )

@@ -500,6 +500,11 @@ class SignatureNameDetector(_NameRule):
             if person and initials[0] == given[0] and last and (len(initials) < 3 or mac or initials[1] in "".join(w[0] for w in words[1:])):
                 keyed.add(initials)
                 yield self.span(start, end, Category.NAME, "OTHER", 0.8, validated=True)
+        for m in _STAMP_ROLE_INITIALS.finditer(text):
+            # a log entry's columns: "9/03  1330-1440  RN  MTS  BP 92/58", "14/06/24 1130  EN MR   ATE 75%"
+            if m["n"] not in clinical_acronyms() and m["n"] not in _COMMON_CAPITALS and m["n"] not in CREDENTIALS:
+                keyed.add(m["n"])
+                yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
         for m in _rows_of_names_and_initials(text):
             keyed.add(m["n"])
             yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
@@ -647,7 +652,7 @@ def _letters_of(full: str) -> set[str]:
 _PERSON = re.compile(rf"(?<![\w'’-])(?P<given>[{UP}][{LO}]{{2,}}(?:-[{UP}]?[{LO}]+)?)[ ](?:{_PARTICLE}[ ]){{0,2}}(?P<last>[{UP}][{LO}'’]+(?:-[{UP}][{LO}]+)?)(?![\w'’-])")
 # After a dash, in brackets, a cell, a list of initials or after a slash: where initials sign.
 _IMPLICIT_PLACE = (
-    r"(?:(?<=-)|(?<=\()|(?<=\|)|(?<=[ \t]/)|(?<=,)|(?<=\[))[ \t]*(?P<n>{0})(?=[ \t]*(?:\||\)|\]|,|[ \t]/|$)|[ ]{{2,}}|\t)"
+    r"(?:(?<=-)|(?<=\()|(?<=\|)|(?<=[ \t]/)|(?<=,)|(?<=\[)|(?<=[ ]{{2}})|(?<=\t))[ \t]*(?P<n>{0})(?=[ \t]*(?:\||\)|\]|,|[ \t]/|$)|[ ]{{2,}}|\t)"
 )
 
 
@@ -672,6 +677,15 @@ def _implicitly_keyed(text: str, keyed: set[str]) -> Iterator[re.Match[str]]:
 
 
 _CAPITALS_RUN = re.compile(r"(?<![A-Za-z])[A-Z]{2,4}(?![A-Za-z])")
+
+
+# A log entry whose columns are its date, its time (or span of time), the writer's role and
+# the writer's initials, then the entry.
+_STAMP_ROLE_INITIALS = re.compile(
+    r"(?m)^[ \t]*\d{1,2}[/.-]\d{1,2}(?:[/.-]\d{2,4})?[ \t]+(?:(?:[01]?\d|2[0-3]):?[0-5]\d(?:[ \t]*[-–][ \t]*(?:[01]?\d|2[0-3]):?[0-5]\d)?[ \t]+)?"
+    r"(?:RN|EN|RPN|LPN|LVN|CNA|HCA|HHA|PCA|PCW|AIN|CN|SN|NP|PA|SW|MSW|LMSW|CHAP|OT|PT|SLP|DN|HV|MW|RM|MO|HO|DR|Dr)[ \t]+"
+    r"(?P<n>[A-Z]{2,4}|[A-Z]{1,2}O['’][A-Z])(?=[ \t]{2,}|\t|[ \t]*$)"
+)
 
 
 def _rows_of_names_and_initials(text: str) -> Iterator[re.Match[str]]:

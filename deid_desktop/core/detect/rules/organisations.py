@@ -18,7 +18,7 @@ _HOSPITAL_SUFFIX = (
     r"|Medical\s+Practice|Health\s+Cent(?:re|er)|Health\s+Clinic|Health\s+Services?|Health\s+System|Health\s+Board"
     r"|District\s+Health\s+Board|DHB|Healthcare|Health\s+Care|Health|(?:NHS\s+)?(?:Foundation\s+)?Trust|Infirmary"
     r"|Sanatorium|Nursing\s+Home|Rest\s+Home|Care\s+Home|Retirement\s+Village|Rehabilitation\s+Cent(?:re|er)"
-    r"|Family\s+Practice|Practice|Surgery|Pharmacy|Chemist|Laborator(?:y|ies)|Labs|Radiology|Imaging|Urgent\s+Care"
+    r"|Family\s+Practice|Practice|Surgery|Pharmacy|Chemist|Laborator(?:y|ies)|Labs|Radiology|Imaging|Pathology|Urgent\s+Care"
     r"|Accident\s+(?:&|and)\s+Medical|Polyclinic|Hauora|Specialists|Birthing\s+Cent(?:re|er)|Maternity\s+Unit)"
 )
 # Allied-health and specialist practices ("Ridgeline Physical Therapy", "Bluegum Kids Physio",
@@ -51,7 +51,8 @@ _BUSINESS_SUFFIX = (
     r"(?:Logistics|Solutions|Consulting|Construction|Engineering|Motors|Transport|Freight|Couriers|Foods|Farms"
     r"|Electrical|Plumbing|Builders|Bakery|Cafe|Café|Restaurant|Hotel|Motel|Bank|Airlines|Airways|Council"
     r"|Supermarket|Mills|Quarry|Mining|Fisheries|Dairies|Vineyards?|Orchards?|Partners|Associates|Assoc|Services"
-    r"|(?i:Mutual|Insurance|Assurance)|Police|Constabulary|Home[ \t]+Infusion|Infusion[ \t]+Services)"
+    r"|(?i:Mutual|Insurance|Assurance)|Police|Constabulary|Home[ \t]+Infusion|Infusion[ \t]+Services"
+    r"|Home[ \t]+Respiratory|Home[ \t]+Medical|Medical[ \t]+Suppl(?:y|ies)|Medical[ \t]+Equipment|Mobility)"
 )
 # A pharmacy named as an American or Australian one is ("Cobbity Drug", "Saveway Rx", "Mason
 # Drugs"), with its capital: "drug" and "Rx" alone are ordinary words.
@@ -126,6 +127,21 @@ def _known_hospitals() -> re.Pattern[str]:
 _COMPASS = ("north", "south", "east", "west", "northern", "southern", "eastern", "western", "upper", "lower", "greater", "central")
 
 
+# Words that end a sentence's part before an organisation's name even inside what the name
+# reader took ("MSU SENT TO GRAMPIANS PATHOLOGY" in a note in capitals).
+_INNER_JUNK = frozenset(
+    "to from at in by via with sent phoned called rang emailed faxed admitted transferred seen discharged referred presented attended".split()
+)
+
+
+def _after_inner_verb(text: str, start: int, end: int) -> int:
+    words = list(re.finditer(r"\S+", text[start:end]))
+    for i in range(len(words) - 1, -1, -1):
+        if words[i].group().casefold().rstrip(".,") in _INNER_JUNK:
+            return start + words[i + 1].start() if i + 1 < len(words) else end
+    return start
+
+
 def _trim_leading(text: str, start: int, end: int) -> int:
     """Skip words that begin the sentence rather than the name ("Admitted Auckland City Hospital")."""
     stop = not_names()
@@ -183,7 +199,7 @@ class OrganisationDetector(RuleDetector):
             n = _NAME_BEFORE.search(text, max(line_start, m.start() - 100), m.start())
             if n is None:
                 continue
-            start = _trim_leading(text, n.start("n"), n.end("n"))
+            start = _after_inner_verb(text, _trim_leading(text, n.start("n"), n.end("n")), n.end("n"))
             for stop in _STREET_STOP.finditer(text, start, n.end("n")):
                 if stop["w"].casefold() in not_names():
                     start = _trim_leading(text, stop.start("w"), n.end("n"))  # "... on Main St. Also Bellbird Rx": a sentence ended at "St."

@@ -284,3 +284,8 @@ def test_the_age_in_years_after_a_date_of_birth_on_a_forms_line():
 )
 def test_an_age_in_a_column_of_a_line_that_identifies_the_patient(text, expected):
     assert texts("age", text) == expected
+
+
+def test_the_age_in_brackets_after_a_date_of_birth_behind_a_forms_leader_dots():
+    """Development note 285 (thirteenth pass)."""
+    assert texts("age", "DOB ........... 12/12/1940   (84)               NHS no") == ["84"]

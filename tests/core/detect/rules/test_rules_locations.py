@@ -471,3 +471,15 @@ def test_an_insurer_and_a_postcode_district(detector, text, expected):
 def test_a_home_infusion_company_and_a_police_force(text, expected):
     """Development notes 239 and 241 (thirteenth pass)."""
     assert texts("organisation", text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # development notes 267-285 (thirteenth pass)
+        ("URINE DIPSTICK: LEUC +++. MSU SENT TO GRAMPIANS PATHOLOGY.", ["GRAMPIANS PATHOLOGY"]),
+        ("CPAP ordered through Cypremort Home Respiratory (337-555-0171)", ["Cypremort Home Respiratory"]),
+    ],
+)
+def test_pathology_and_equipment_suppliers(text, expected):
+    assert texts("organisation", text) == expected

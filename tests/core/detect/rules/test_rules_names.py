@@ -722,3 +722,15 @@ def test_initials_of_a_person_named_in_the_note_where_initials_sign():
     )
     found = [(text[s.start : s.end], s.start) for s in run("signature_name", text) if text[s.start : s.end] in ("MT", "GS")]
     assert [v for v, _ in found] == ["MT", "MT", "GS", "GS"]  # the dash, the slashes and the cell, not the prose
+
+
+def test_a_log_entrys_role_and_initials_columns_and_those_initials_again():
+    """Development notes 269 and 279 (thirteenth pass): "date  time  role  initials  entry"."""
+    text = (
+        "9/03     1330-1440   RN    MTS    BP 92/58 HR 104 irreg\n"
+        "14/06/24 1130  EN MR   ATE 75% LUNCH\n"
+        "14/06/24 2215  PCA TLN  SETTLED AFTER 2100.  -MR\n"
+        "16/06/24 1930  RN JO'C  RANG KOSTAS\n"
+        "16/06/24 2000  RN BD    BD dose given\n"  # a dose's frequency, not initials
+    )
+    assert texts("signature_name", text) == ["MTS", "MR", "TLN", "MR", "JO'C"]
