@@ -500,6 +500,17 @@ class SignatureNameDetector(_NameRule):
             if person and initials[0] == given[0] and last and (len(initials) < 3 or mac or initials[1] in "".join(w[0] for w in words[1:])):
                 keyed.add(initials)
                 yield self.span(start, end, Category.NAME, "OTHER", 0.8, validated=True)
+        for m in _LABEL_THEN_INITIALS.finditer(text):
+            # initials after a word that says someone checked, verified or witnessed:
+            # "Verified 06/11/25 16:51 IMT", "Countersigned HMcK (team mgr)", "checked by ward
+            # pharmacist EMcG", "(measurements checked -RQ)", "witness: JT"
+            if m["n"] not in clinical_acronyms() and m["n"] not in _COMMON_CAPITALS and m["n"] not in CREDENTIALS and m["n"] not in _ROLE_INITIALS:
+                yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
+        for m in _LABEL_THEN_LOGIN.finditer(text):
+            # a login after a signing label: "Electronically signed: mtuilagi 10/15/2025",
+            # "Received by hub: dpennant 21/01/2026", "COLLECTOR: DPRUITT (PHLEB)"
+            if m["n"].casefold() not in encoder_words() and m["n"].casefold() not in not_names():
+                yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
         for m in _STAMP_ROLE_INITIALS.finditer(text):
             # a log entry's columns: "9/03  1330-1440  RN  MTS  BP 92/58", "14/06/24 1130  EN MR   ATE 75%"
             if m["n"] not in clinical_acronyms() and m["n"] not in _COMMON_CAPITALS and m["n"] not in CREDENTIALS:
@@ -677,6 +688,28 @@ def _implicitly_keyed(text: str, keyed: set[str]) -> Iterator[re.Match[str]]:
 
 
 _CAPITALS_RUN = re.compile(r"(?<![A-Za-z])[A-Z]{2,4}(?![A-Za-z])")
+
+
+_CHECK_LABEL = (
+    r"(?i:verified|countersigned|counter-signed|co-signed|cosigned|checked(?:[ \t]+by)?|collector|collected[ \t]+by"
+    r"|specimen[ \t]+receipt|witness(?:ed[ \t]+by)?|sig|scribe|minutes|chaperone|received[ \t]+by(?:[ \t]+hub)?)"
+)
+_STAMP_AFTER_LABEL = r"(?:\d{1,2}[/.-]\d{1,2}(?:[/.-]\d{2,4})?[ \t]+(?:\d{1,2}:?\d{2}[ \t]+)?)?"
+_LABEL_THEN_INITIALS = re.compile(
+    rf"\b{_CHECK_LABEL}\b[ \t]*:?[ \t]*(?:-[ \t]*)?(?:(?-i:[a-z]+)[ \t]+){{0,3}}{_STAMP_AFTER_LABEL}"
+    r"(?P<n>[A-Z]{2,4}|[A-Z]{1,2}Ma?c[A-Z]|[A-Z]O['’][A-Z])(?=[ \t]*(?:$|[),;|]|\(|[ \t]{2,}|\t|\d|\.(?:\s|$)))",
+    re.M,
+)
+# A login: small letters (and digits or a dot), or capitals, a person's initial and surname run
+# together, after a label that says who signed or handled a record.
+_LOGIN_LABEL = (
+    r"(?i:electronically[ \t]+signed(?:[ \t]+by)?|e-?signed(?:[ \t]+by)?|signed[ \t]+by|entered[ \t]+by|received[ \t]+by(?:[ \t]+hub)?"
+    r"|collector|collected[ \t]+by|bed[ \t]+flow|disp|dispatcher|user(?:name)?|login)"
+)
+_LABEL_THEN_LOGIN = re.compile(
+    rf"\b{_LOGIN_LABEL}\b[ \t]*:?[ \t]*{_STAMP_AFTER_LABEL}(?P<n>(?-i:[a-z][a-z.]{{4,19}}\d{{0,3}}|[A-Z]{{5,15}}))(?=[ \t]*(?:$|[(|,;]|\d|[ \t]{{2,}}))",
+    re.M,
+)
 
 
 # A log entry whose columns are its date, its time (or span of time), the writer's role and

@@ -734,3 +734,27 @@ def test_a_log_entrys_role_and_initials_columns_and_those_initials_again():
         "16/06/24 2000  RN BD    BD dose given\n"  # a dose's frequency, not initials
     )
     assert texts("signature_name", text) == ["MTS", "MR", "TLN", "MR", "JO'C"]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # development notes of the thirteenth pass: who checked, verified or witnessed, by initials
+        ("Cytoscientist   Verified 06/11/25 16:51 IMT\n", ["IMT"]),
+        ("Countersigned HMcK (team mgr).", ["HMcK"]),
+        ("TTO (checked by ward pharmacist EMcG) |  DRUG", ["EMcG"]),
+        ("trace effusion (measurements checked -RQ)", ["RQ"]),
+        ("returned and destroyed (witness: JT, dispensing technician)", ["JT"]),
+        ("Specimen receipt: MB.", ["MB"]),
+        ("checked by pharmacist BD dose", []),  # a dose's frequency
+        ("Verified by pathologist\n", []),
+        # ... and a login after a signing label
+        ("Electronically signed: mtuilagi 10/15/2025 1612\n", ["mtuilagi"]),
+        ("e-signed 02/08/2025 23:12 kmwangidorsey\n", ["kmwangidorsey"]),
+        ("Received by hub: dpennant 21/01/2026 14:55   Ref", ["dpennant"]),
+        ("COLLECTOR: DPRUITT (PHLEB)   FASTING: Y", ["DPRUITT"]),
+        ("signed by patient\n", []),
+    ],
+)
+def test_initials_after_who_checked_and_a_login_after_who_signed(text, expected):
+    assert texts("signature_name", text) == expected
