@@ -28,7 +28,7 @@ NAME = rf"(?:{_PARTICLE}[ \t]+){{0,2}}(?:{_INITIAL}){{0,3}}{WORD}(?:[ \t]+(?:{_P
 _LAST_FIRST = rf"{WORD},[ \t]*{WORD}(?:[ ]{WORD})?(?:[ \t]+[{UP}]\b\.?)?"  # "Tran, Minh Khoa", "Doe, Jane Q"
 # Police and service ranks name an officer as a title does, "Sen Const. Kylie Brannigan #8812",
 # and so do the clergy's, "Chaplain Bartholomew Okoro-Vance".
-_RANKS = "Const Constable Sgt Sergeant Det Detective Insp Inspector Cpl Corporal Capt Captain Lt Officer DC DS DI DCI DCS PCSO".split()
+_RANKS = "Const Constable Cst Sgt Sergeant Det Detective Insp Inspector Cpl Corporal Capt Captain Lt Officer PC DC DS DI DCI DCS PCSO".split()
 _CLERGY = "Chaplain Pastor Rabbi Imam".split()
 TITLES = "Dr Doctor Mr Mrs Ms Miss Mx Prof Professor Nurse Sister Sr Matron Midwife Rev Reverend Sir Dame Master".split() + _RANKS + _CLERGY
 _TITLE = trie_regex(TITLES + [t.upper() for t in TITLES], ignore_case=False)
@@ -311,8 +311,11 @@ _LETTER_REF = re.compile(
 # Initials after a technician's or a scribe's label ("Tech: RBK", "Sonographer: JWP"), and
 # initials before a role in brackets ("- SB (RN).", "JO (HCA)"): a member of staff signing.
 _ROLE_LABEL_INITIALS = re.compile(
-    r"\b(?i:tech|technologist|technician|sonographer|radiographer|scribe|typist|transcriptionist)\b[ \t]*:[ \t]*(?P<n>[A-Z]{2,4})(?![\w])"
+    r"\b(?i:tech|technologist|technician|sonographer|radiographer|scribe|typist|transcriptionist"
+    r"|midwife|student[ \t]+(?:midwife|mw|nurse)|pharmacist|dietitian|interpreter|chaperone)\b[ \t]*:[ \t]*(?P<n>[A-Z]{2,4})(?![\w])"
 )
+# A clinician's title before their initials: "Dr IS (phone + in person)", "Dr E-M aware".
+_TITLE_THEN_INITIALS = re.compile(r"\b(?:Dr|Dr\.|Prof|Nurse|Sister|Midwife)[ \t]+(?P<n>[A-Z]{2,3}|[A-Z]-[A-Z])(?![\w'’-])(?![ \t]+[A-Z][a-z])")
 # Initials in lower case signing a message with the writer's credential after them ("Routed to
 # Dr. Okwuosa. - mkb, LPN").
 _INITIALS_BEFORE_CREDENTIAL = re.compile(r"[-–—][ \t]*(?P<n>[a-z]{2,4}),?[ \t]+(?:RN|LPN|LVN|CMA|MA|EN|RPN|HCA|CNA)\b")
@@ -455,6 +458,9 @@ class SignatureNameDetector(_NameRule):
                 yield self.span(m.start("n"), m.end("n"), Category.NAME, "DOCTOR", 0.8, validated=True)
         for m in _INITIALS_BEFORE_NUMBER.finditer(text):
             if m["n"].isupper() and plain(m["n"]):
+                yield self.span(m.start("n"), m.end("n"), Category.NAME, "DOCTOR", 0.8, validated=True)
+        for m in _TITLE_THEN_INITIALS.finditer(text):
+            if m["n"] not in CREDENTIALS and m["n"] not in _ROLE_INITIALS and m["n"] not in _COMMON_CAPITALS:
                 yield self.span(m.start("n"), m.end("n"), Category.NAME, "DOCTOR", 0.8, validated=True)
         for m in _ROLE_LABEL_INITIALS.finditer(text):
             if plain(m["n"]):

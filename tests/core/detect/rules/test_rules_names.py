@@ -758,3 +758,19 @@ def test_a_log_entrys_role_and_initials_columns_and_those_initials_again():
 )
 def test_initials_after_who_checked_and_a_login_after_who_signed(text, expected):
     assert texts("signature_name", text) == expected
+
+
+@pytest.mark.parametrize(
+    "detector, text, expected",
+    [
+        # development notes 287-305 (thirteenth pass)
+        ("titled_name", "POLICE |  PC Bethan Pryce collar no. 4471, Fenmoor", ["Bethan Pryce"]),  # a constable's rank
+        ("signature_name", "6/3/24 14:40   RN Losa / Dr IS | S: Still sore", ["IS"]),  # a title before initials
+        ("signature_name", "INR 4.6 (goal 2-3). Dr E-M aware: hold warfarin", ["E-M"]),
+        ("signature_name", "Midwife: RQ (Band 6)   Student MW: SM (yr 2)", ["RQ", "SM"]),
+        ("signature_name", "HIGH DESERT KIDNEY CARE, PC -- NEPHROLOGY", []),  # a professional corporation
+        ("signature_name", "Dr RN review", []),
+    ],
+)
+def test_a_constables_rank_a_title_before_initials_and_a_midwifes_label(detector, text, expected):
+    assert texts(detector, text) == expected
