@@ -18,15 +18,21 @@ _LOAN_MONTHS = "Hānuere Pēpuere Māehe Āperira Mei Hune Hūrae Ākuhata Hepet
 _WEEKDAYS = "Rāhina Rātū Rāapa Rāpare Rāmere Rāhoroi Rātapu".split()
 
 
-def _alternation(words: list[str]) -> str:
+def with_and_without_macrons(words: list[str]) -> list[str]:
     """The words with and without their macrons (notes are typed both ways), longest first."""
     plain = str.maketrans("āēīōūĀĒĪŌŪ", "aeiouAEIOU")
-    forms = sorted({f for w in words for f in (w, w.translate(plain))}, key=lambda f: (-len(f), f))
-    return "(?:" + "|".join(re.escape(f) for f in forms) + ")"
+    return sorted({f for w in words for f in (w, w.translate(plain))}, key=lambda f: (-len(f), f))
 
 
-MAORI_TRADITIONAL_MONTH = _alternation(_TRADITIONAL_MONTHS) + r"(?![\w-])"
-MAORI_ANY_MONTH = _alternation(_TRADITIONAL_MONTHS + _LOAN_MONTHS) + r"(?![\w-])"
-MAORI_WEEKDAY = _alternation(_WEEKDAYS) + r"(?![\w-])"
+MAORI_TRADITIONAL_MONTHS = with_and_without_macrons(_TRADITIONAL_MONTHS)
+MAORI_MONTHS = with_and_without_macrons(_TRADITIONAL_MONTHS + _LOAN_MONTHS)
+MAORI_WEEKDAYS = with_and_without_macrons(_WEEKDAYS)
+
+
+def _alternation(words: list[str]) -> str:
+    return "(?:" + "|".join(re.escape(f) for f in words) + ")"
+
+
+MAORI_ANY_MONTH = _alternation(MAORI_MONTHS) + r"(?![\w-])"
 # any month's name in te reo, for the guard that asks whether a span holds a date at all
 MAORI_MONTH_NAME = re.compile(rf"(?<![\w-]){MAORI_ANY_MONTH}")

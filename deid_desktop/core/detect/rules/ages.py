@@ -8,7 +8,7 @@ import re
 from ...categories import Category
 from ...spans import Span
 from ..base import register
-from .common import RuleDetector, before, keep_longest, pipe_column
+from .common import RuleDetector, before, keep_longest, pipe_column, trie_regex
 
 _YEARS_OLD = re.compile(r"(?<![\w.])(\d{1,3})(?:\s*|-)(?:years?|yrs?|y)\.?(?:\s*|-)old\b", re.I)
 _YO = re.compile(r"(?<![\w.])(\d{1,3})\s*(?:yo|y/o|y\.o\.?|yoa)(?:[mf])?(?![A-Za-z])", re.I)  # "79 YOM", "34yof"
@@ -97,8 +97,10 @@ _RELATIVE_LINE = re.compile(
 # A relative's age after their name and a comma, in a family's list: "Sibling: Kiri-Ana
 # Lendrum, 4, at Little Kōwhai Kindergarten", "Mother Itzel Quispe, 34, dental hygienist".
 _KIN_NAME_AGE = re.compile(
-    r"\b(?i:mother|father|mum|mom|dad|brother|sister|siblings?|half-(?:brother|sister)|step(?:son|daughter|father|mother)"
-    r"|son|daughter|husband|wife|partner|grand(?:son|daughter|mother|father))\b[ \t]*:?[ \t]+"
+    r"\b" + trie_regex(
+        "mother father mum mom dad brother sister sibling siblings half-brother half-sister stepson stepdaughter stepfather stepmother "
+        "son daughter husband wife partner grandson granddaughter grandmother grandfather".split()
+    ) + r"\b[ \t]*:?[ \t]+"
     r"[A-Z][\w'’-]+(?:[ \t]+[A-Z][\w'’-]+){0,2},[ \t]*(\d{1,2})(?=[ \t]*(?:[,;)(]|$))",
     re.M,
 )

@@ -7,7 +7,7 @@ import re
 from ...categories import Category
 from ...spans import Span
 from ..base import register
-from ..calendar_words import MAORI_ANY_MONTH, MAORI_TRADITIONAL_MONTH, MAORI_WEEKDAY
+from ..calendar_words import MAORI_MONTHS, MAORI_TRADITIONAL_MONTHS, MAORI_WEEKDAYS
 from .common import RuleDetector, before, keep_longest, trie_regex, unit_follows
 
 _MONTH_WORDS = [
@@ -49,9 +49,11 @@ _IN_MONTH = re.compile(
 )
 # A date in te reo Māori ("Rāapa 4 Hune 2025", "hui 2 Hōngongoi", "by Mahuru"): a day and any
 # month, any month and a year, or a traditional month's name alone.
+_MAORI_WEEKDAY = trie_regex(MAORI_WEEKDAYS, ignore_case=False) + r"(?![\w-])"
+_MAORI_ANY_MONTH = trie_regex(MAORI_MONTHS, ignore_case=False) + r"(?![\w-])"
 _MAORI_DATE = re.compile(
-    rf"(?<![\w-])(?:{MAORI_WEEKDAY},?[ \t]+)?(?:[0-3]?\d[ \t]+{MAORI_ANY_MONTH}(?:,?[ \t]+(?:19|20)\d\d(?!\d))?"
-    rf"|{MAORI_ANY_MONTH}[ \t]+(?:19|20)\d\d(?!\d)|{MAORI_TRADITIONAL_MONTH})"
+    rf"(?<![\w-])(?:{_MAORI_WEEKDAY},?[ \t]+)?(?:[0-3]?\d[ \t]+{_MAORI_ANY_MONTH}(?:,?[ \t]+(?:19|20)\d\d(?!\d))?"
+    rf"|{_MAORI_ANY_MONTH}[ \t]+(?:19|20)\d\d(?!\d)|{trie_regex(MAORI_TRADITIONAL_MONTHS, ignore_case=False)}(?![\w-]))"
 )
 _ORDINAL = re.compile(r"\b(?:on|from|until|since|by|before|after)\s+the\s+([0-3]?\d(?:st|nd|rd|th))\b", re.I)
 

@@ -36,6 +36,7 @@ _RANK_KEYS = frozenset(r.casefold() for r in _RANKS)
 _CLINICIAN_TITLES = {"dr", "doctor", "prof", "professor", "nurse", "sister", "sr", "matron", "midwife"}
 _CREDENTIALS = "(?:" + "|".join(re.escape(c) for c in sorted(CREDENTIALS, key=len, reverse=True)) + ")"
 _CREDENTIAL_WORDS = frozenset(c.rstrip(".").casefold() for c in CREDENTIALS)
+_CREDENTIAL_SET = frozenset(CREDENTIALS)
 _TOKEN = re.compile(r"\S+")
 _POSSESSIVE_BEFORE = re.compile(r"\b(?:his|her|their|my|your|our|pt'?s|patient'?s)\s+$")
 _STREET_BEFORE = re.compile(r"\d+[A-Za-z]?\s+(?:[A-Z][a-z]+\s+){1,3}$")
@@ -541,7 +542,7 @@ class SignatureNameDetector(_NameRule):
         for m in _implicitly_keyed(text, keyed):
             # initials of a person named in the note, where initials sign: "Mereana Tawhiri RN
             # (APC 281904) / MT", "... -MT" (no key says so, the name does)
-            yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
+            yield self.span(m.start(), m.end(), Category.NAME, "OTHER", 0.8, validated=True)
         for value in keyed:
             # the keyed initials wherever else they stand, in the same capitals: a table's cell
             # ("| PM |"), brackets ("(PM)"), a line's start ("PR reported that ..."); not after a
@@ -667,17 +668,24 @@ def _letters_of(full: str) -> set[str]:
 
 # A person's name: a given name and a surname, capitalised (a hyphen may join either).
 _PERSON = re.compile(rf"(?<![\w'’-])(?P<given>[{UP}][{LO}]{{2,}}(?:-[{UP}]?[{LO}]+)?)[ ](?:{_PARTICLE}[ ]){{0,2}}(?P<last>[{UP}][{LO}'’]+(?:-[{UP}][{LO}]+)?)(?![\w'’-])")
-# After a dash, in brackets, a cell, a list of initials or after a slash: where initials sign.
-_IMPLICIT_PLACE = (
-    r"(?:(?<=-)|(?<=\()|(?<=\|)|(?<=[ \t]/)|(?<=,)|(?<=\[)|(?<=[ ]{{2}})|(?<=\t))[ \t]*(?P<n>{0})(?=[ \t]*(?:\||\)|\]|,|[ \t]/|$)|[ ]{{2,}}|\t)"
-)
+# After a dash, in brackets, a cell, a list of initials, after a slash or before a column gap:
+# where initials sign. (Any such capitals are found in one pass; those of a named person kept.)
+_CAPITALS_TOKEN = re.compile(r"(?<![A-Za-z'’])(?:[A-Z](?:[a-z]{0,2}[A-Z]){1,3}|[A-Z]{2,4})(?![A-Za-z'’])")
+_IMPLICIT_BEFORE = re.compile(r"(?:-|\(|\||[ \t]/|,|\[|[ ]{2}|\t)[ \t]*$")
+_IMPLICIT_AFTER = re.compile(r"[ \t]*(?:\||\)|\]|,|[ \t]/|$)|[ ]{2,}|\t", re.M)
 
 
-def _implicitly_keyed(text: str, keyed: set[str]) -> Iterator[re.Match[str]]:
+def _implicitly_keyed(text: str, keyed: set[str]) -> Iterator[re.Match[str]]:  # matches of the initials alone
     """Initials of people named in the text, where initials sign. A person: a listed given
     name, or a given name and a surname that are no everyday words ("Wellington Hospital",
     "Blood Pressure" are none)."""
-    if not _CAPITALS_RUN.search(text):
+    excluded = (keyed, _COMMON_CAPITALS, clinical_acronyms(), _ROLE_INITIALS, _CREDENTIAL_SET, _LOG_LABELS)
+    candidates = [
+        m for m in _CAPITALS_TOKEN.finditer(text)
+        if _IMPLICIT_BEFORE.search(text, max(0, m.start() - 4), m.start()) and _IMPLICIT_AFTER.match(text, m.end())
+        and not any(m.group() in group for group in excluded)
+    ]
+    if not candidates:
         return
     words, given_names = encoder_words(), first_names()
     initials: set[str] = set()
@@ -685,15 +693,7 @@ def _implicitly_keyed(text: str, keyed: set[str]) -> Iterator[re.Match[str]]:
         given, last = m["given"].casefold(), m["last"].casefold()
         if given in given_names or (given not in words and last not in words):
             initials.update(v for v in _letters_of(m.group()) if len(v) >= 2)
-    for value in sorted(initials - keyed):
-        if not value.isupper() and not re.fullmatch(r"[A-Z][a-z]{0,3}[A-Z]", value):
-            continue
-        if value in _COMMON_CAPITALS or value in clinical_acronyms() or value in _ROLE_INITIALS or value in CREDENTIALS or value in _LOG_LABELS:
-            continue
-        yield from re.finditer(_IMPLICIT_PLACE.format(re.escape(value)), text, re.M)
-
-
-_CAPITALS_RUN = re.compile(r"(?<![A-Za-z])[A-Z]{2,4}(?![A-Za-z])")
+    yield from (m for m in candidates if m.group() in initials)
 
 
 _CHECK_LABEL = (
