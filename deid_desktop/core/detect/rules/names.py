@@ -461,7 +461,7 @@ class SignatureNameDetector(_NameRule):
             if m["n"].isupper() and plain(m["n"]):
                 yield self.span(m.start("n"), m.end("n"), Category.NAME, "DOCTOR", 0.8, validated=True)
         for m in _TITLE_THEN_INITIALS.finditer(text):
-            if m["n"] not in CREDENTIALS and m["n"] not in _ROLE_INITIALS and m["n"] not in _COMMON_CAPITALS:
+            if _no_abbreviation(m["n"], acronyms=False):
                 yield self.span(m.start("n"), m.end("n"), Category.NAME, "DOCTOR", 0.8, validated=True)
         for m in _ROLE_LABEL_INITIALS.finditer(text):
             if plain(m["n"]):
@@ -511,7 +511,7 @@ class SignatureNameDetector(_NameRule):
             # initials after a word that says someone checked, verified or witnessed:
             # "Verified 06/11/25 16:51 IMT", "Countersigned HMcK (team mgr)", "checked by ward
             # pharmacist EMcG", "(measurements checked -RQ)", "witness: JT"
-            if m["n"] not in clinical_acronyms() and m["n"] not in _COMMON_CAPITALS and m["n"] not in CREDENTIALS and m["n"] not in _ROLE_INITIALS:
+            if _no_abbreviation(m["n"]):
                 yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
         for m in _LABEL_THEN_LOGIN.finditer(text):
             # a login after a signing label: "Electronically signed: mtuilagi 10/15/2025",
@@ -520,7 +520,7 @@ class SignatureNameDetector(_NameRule):
                 yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
         for m in _STAMP_ROLE_INITIALS.finditer(text):
             # a log entry's columns: "9/03  1330-1440  RN  MTS  BP 92/58", "14/06/24 1130  EN MR   ATE 75%"
-            if m["n"] not in clinical_acronyms() and m["n"] not in _COMMON_CAPITALS and m["n"] not in CREDENTIALS:
+            if _no_abbreviation(m["n"], roles=False):
                 keyed.add(m["n"])
                 yield self.span(m.start("n"), m.end("n"), Category.NAME, "OTHER", 0.8, validated=True)
         for m in _rows_of_names_and_initials(text):
@@ -675,15 +675,24 @@ _IMPLICIT_BEFORE = re.compile(r"(?:-|\(|\||[ \t]/|,|\[|[ ]{2}|\t)[ \t]*$")
 _IMPLICIT_AFTER = re.compile(r"[ \t]*(?:\||\)|\]|,|[ \t]/|$)|[ ]{2,}|\t", re.M)
 
 
-def _implicitly_keyed(text: str, keyed: set[str]) -> Iterator[re.Match[str]]:  # matches of the initials alone
-    """Initials of people named in the text, where initials sign. A person: a listed given
-    name, or a given name and a surname that are no everyday words ("Wellington Hospital",
-    "Blood Pressure" are none)."""
-    excluded = (keyed, _COMMON_CAPITALS, clinical_acronyms(), _ROLE_INITIALS, _CREDENTIAL_SET, _LOG_LABELS)
+def _no_abbreviation(value: str, acronyms: bool = True, roles: bool = True) -> bool:
+    """Whether capitals standing where initials sign may be someone's: not a common
+    abbreviation or a credential, and (unless the caller's context already rules them out)
+    not a clinical abbreviation or a role's letters."""
+    return not (
+        value in _COMMON_CAPITALS or value in _CREDENTIAL_SET
+        or (acronyms and value in clinical_acronyms()) or (roles and value in _ROLE_INITIALS)
+    )
+
+
+def _implicitly_keyed(text: str, keyed: set[str]) -> Iterator[re.Match[str]]:
+    """Initials of people named in the text where initials sign (the matches hold the
+    initials alone). A person: a listed given name, or a given name and a surname that are no
+    everyday words ("Wellington Hospital", "Blood Pressure" are none)."""
     candidates = [
         m for m in _CAPITALS_TOKEN.finditer(text)
         if _IMPLICIT_BEFORE.search(text, max(0, m.start() - 4), m.start()) and _IMPLICIT_AFTER.match(text, m.end())
-        and not any(m.group() in group for group in excluded)
+        and m.group() not in keyed and m.group() not in _LOG_LABELS and _no_abbreviation(m.group())
     ]
     if not candidates:
         return
