@@ -592,7 +592,11 @@ _FIELD_START = re.compile(r"(?:^|\n|\t|[ ]{2}|\[[ xX✓]?\])[ \t]*$")  # (or a c
 # A four-digit 24-hour time standing alone: not a piece of a phone number ("0431 608 214"),
 # a date or a decimal.
 _BARE_CLOCK = re.compile(r"(?<![\d/.:-])(?<!\d[ ])(?:[01]\d|2[0-3])[0-5]\d(?![ ]?\d)(?![/.:-]?\d)")
-_TIME_VERB_BEFORE = re.compile(r"(?<![\w-])(?:[a-z]+ed|at|@|by|and|to[ \t]+[A-Z]{2,4})[ \t]+$")
+# (verbs of a shift's or a flight's events, not any past tense: "operated 2019" is a year)
+_TIME_VERB_BEFORE = re.compile(
+    r"(?<![\w-])(?:(?i:informed|notified|called|phoned|rang|paged|arrived|departed|landed|conveyed|closed|handed[ \t]+over"
+    r"|dispatched|cleared|woke|settled|checked|administered|given)|at|@|to[ \t]+[A-Z]{2,4})[ \t]+$"
+)
 # ... but the year of a life's event: "retired 2019", "diagnosed 2011", "since 1998"
 _YEAR_EVENT_BEFORE = re.compile(
     r"(?<![\w-])(?i:retired|diagnosed|dx|married|widowed|divorced|emigrated|migrated|immigrated|moved|born|died|"

@@ -1183,3 +1183,9 @@ def test_a_record_number_in_a_coded_list_and_a_range_of_years_stay(guard):
     )
     spans = [span_of(text, "87522003", Category.ID), span_of(text, "2014-2019", Category.DATE)]
     assert guard.filter(text, spans) == spans
+
+
+def test_years_after_other_verbs_and_in_a_list_stay_in_a_text_of_clock_times(guard):
+    text = "0640 obs\n0915 round\n1130 seen\nHernia operated 2019; admissions 2016 and 2019.\n"
+    spans = [span_of(text, "2019", Category.DATE), span_of(text, "2016", Category.DATE), span_of(text, "2019", Category.DATE, nth=1)]
+    assert guard.filter(text, spans) == spans
