@@ -4,8 +4,9 @@ retrained once (issue 10, section 4).
 
 The independent set the issue quotes was measured this way: 20 of its documents imported as
 reviewed, one retrain, F1 on the other 100. Here the reviewed documents are the development
-half of ``benchmarks/data/unseen_notes`` (odd numbers, whose gold is never used anywhere else
-for training) and the scored ones are the test half (even numbers). Each step starts from a
+half of ``benchmarks/data/unseen_notes`` (odd numbers 1-99, whose gold is never used anywhere
+else for training; the odd notes from 101 up became the shipped models' training notes,
+``resources/training/notes/``) and the scored ones are the test half (even numbers). Each step starts from a
 fresh workspace and the shipped default models, imports the first N development notes as
 reviewed documents with their gold spans (as ``import-reviewed`` does), retrains the
 workspace model with the settings a user gets (``RetrainSettings()``: surrogate rewrites and

@@ -4,8 +4,9 @@
 generator: note types the templates do not have (paramedic forms, physiotherapy SOAP notes,
 email threads, ACC and prior-authorisation forms, …), in US, UK, Australian and New Zealand
 conventions, with names, streets, towns and organisations that are mostly in no list the
-project ships. PHI is marked inline as ``{{CATEGORY|text}}``. They are never used for
-training or for fitting weights.
+project ships. PHI is marked inline as ``{{CATEGORY|text}}``. The notes in that folder are
+never used for training or for fitting weights (the odd ones from 101 up moved to
+``resources/training/notes/`` in the fourteenth pass and are training data now).
 
 The notes are split by their number: odd ones are the development half, which may be read
 for error analysis (``--show-misses`` prints only their errors); even ones are the test

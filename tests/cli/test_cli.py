@@ -193,10 +193,15 @@ def test_build_model_trains_both_members_side_by_side_and_each_is_usable(tmp_pat
     detector looks for them, exported for ONNX Runtime."""
     monkeypatch.setenv("DEID_THREADS", "2")
     models = tmp_path / "models"
-    rc = main(["build-model", "--models-dir", str(models), "--docs", "2", "--val-docs", "1", "--epochs", "1"])
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "1_log.txt").write_text("0940 {{NAME|kavitha}}: called back re {{NAME|Hemi}}'s meds -{{NAME|TP}}\n", encoding="utf-8")
+    rc = main(["build-model", "--models-dir", str(models), "--docs", "2", "--val-docs", "1", "--epochs", "1", "--notes", str(notes)])
     err = capfd.readouterr().err
     assert rc == 0, err[-2000:]
-    assert "side by side, 1 thread(s) each" in err
+    assert "side by side, 1 thread(s) each" in err and "and the hand-written training notes" in err
+    assert err.count("2 notes and rewrites") == 2  # the note and its surrogate rewrite, in each member
+    assert "kavitha" not in err and "Hemi" not in err
     for name in ("minilm-balanced", "minilm-imbalanced"):
         assert (models / name / "CURRENT").read_text(encoding="utf-8").strip() == "v1"
         assert f"{name}: exported for ONNX Runtime" in err

@@ -305,6 +305,9 @@ def _train_config(settings: RetrainSettings, epochs: int | None = None):
         # PHI-free sentences at random, rejected detections with them (003's balanced
         # member gets its recall from the synthetic corpus instead).
         "selection": "imbalanced",
+        # The shipped notes taught the starting model already; a retrain learns the reviewed
+        # documents (with the synthetic sample that keeps it from forgetting the rest).
+        "notes": "",
     }
     try:
         return TrainConfig.load(settings.training_config, **overrides)

@@ -83,7 +83,12 @@ class TrainConfig:
     # barely move it off zero.
     shape_features: bool = False
     shape_lr_scale: float = 20.0
-    max_examples: int = 0  # 0: use every example
+    max_examples: int = 0  # 0: use every example (caps the synthetic corpus, never the notes below)
+    # Hand-written training notes (core/learn/notes.py): a folder under resources/training/ or
+    # a path ("" for none), read by build-model, every sentence kept; and how many surrogate
+    # rewrites of each note train beside it.
+    notes: str = ""
+    note_rewrites: int = 1
     seed: int = 13
     threads: int = 0  # 0: one per physical core
     device: str = "auto"
@@ -111,8 +116,8 @@ class TrainConfig:
             raise ConfigError("shape_lr_scale must be positive")
         if self.precision not in ("auto", "bf16", "fp32"):
             raise ConfigError("precision must be auto, bf16 or fp32")
-        if self.max_examples < 0 or self.threads < 0:
-            raise ConfigError("max_examples and threads must not be negative")
+        if self.max_examples < 0 or self.threads < 0 or self.note_rewrites < 0:
+            raise ConfigError("max_examples, threads and note_rewrites must not be negative")
 
     @classmethod
     def schema(cls) -> Schema:
@@ -296,9 +301,12 @@ def train_model(
     progress: ProgressFn | None = None,
     should_stop: StopFlag | None = None,
     augment: AugmentFn | None = None,
+    whole_docs: Sequence[Any] | None = None,
 ) -> TrainResult:
     """Fine-tune ``config.base_model`` (or the token classifier at ``init_from``) on
     ``train_docs`` and, when ``val_docs`` are given, score the result on them.
+    ``whole_docs`` (hand-written notes) train beside them with every example kept:
+    ``config.max_examples`` samples only ``train_docs``' examples.
 
     ``progress(step, total_steps, loss)`` is called after every optimiser step;
     ``should_stop`` (callable or threading.Event) is checked before every step and ends the
@@ -307,7 +315,7 @@ def train_model(
     config.validate()
     device = pick_device(config.device)
     with torch_threads(config.threads if device.type == "cpu" else None):
-        return _train(config, device, train_docs, val_docs, init_from, progress, should_stop, augment)
+        return _train(config, device, train_docs, val_docs, init_from, progress, should_stop, augment, whole_docs)
 
 
 def _train(
@@ -319,6 +327,7 @@ def _train(
     progress: ProgressFn | None,
     should_stop: StopFlag | None,
     augment: AugmentFn | None,
+    whole_docs: Sequence[Any] | None = None,
 ) -> TrainResult:
     """Load, encode, fit, score. The steps run in this order on purpose: seeding comes
     before the new head is initialised and one ``rng`` samples examples then orders batches,
@@ -332,7 +341,7 @@ def _train(
     if config.freeze_embeddings:
         model.get_input_embeddings().weight.requires_grad_(False)
     rng = random.Random(config.seed)
-    encoded, data = _training_examples(config, train_docs, tokenizer, model, scheme, augment, rng)
+    encoded, data = _training_examples(config, train_docs, tokenizer, model, scheme, augment, rng, whole_docs)
     fit = _fit(model, tokenizer, encoded, config, device, scheme, rng, progress, should_stop)
     model.eval()
     result = TrainResult(
@@ -372,29 +381,41 @@ def _starting_point(config: TrainConfig, init_from: str | None) -> tuple[Any, st
 
 def _training_examples(
     config: TrainConfig, train_docs: Iterable[Any], tokenizer: Any, model: Any, scheme: LabelScheme,
-    augment: AugmentFn | None, rng: random.Random,
+    augment: AugmentFn | None, rng: random.Random, whole_docs: Sequence[Any] | None = None,
 ) -> tuple[list[Any], dict[str, Any]]:
-    """Encoded examples and the data record for the manifest. ``max_examples`` caps the set
-    by a seeded sample so a quick run is still reproducible; no example at all is an error
-    rather than a model that learned nothing."""
-    docs = [as_gold(d, i) for i, d in enumerate(train_docs)]
-    examples, summary = build_examples(
-        docs,
-        tokenizer,
-        max_length=config.max_length,
-        selection=config.selection,
-        unit=config.unit,
-        scheme=scheme,
-        seed=config.seed,
-        augment=augment,
-    )
+    """Encoded examples and the data record for the manifest. ``max_examples`` caps the
+    examples of ``train_docs`` by a seeded sample so a quick run is still reproducible; every
+    example of ``whole_docs`` is added after it. No example at all is an error rather than a
+    model that learned nothing."""
+
+    def examples_of(docs_in: Iterable[Any]) -> tuple[list[Any], DataSummary]:
+        docs = [as_gold(d, i) for i, d in enumerate(docs_in)]
+        return build_examples(
+            docs,
+            tokenizer,
+            max_length=config.max_length,
+            selection=config.selection,
+            unit=config.unit,
+            scheme=scheme,
+            seed=config.seed,
+            augment=augment,
+        )
+
+    examples, summary = examples_of(train_docs)
     if config.max_examples and len(examples) > config.max_examples:
         keep = sorted(rng.sample(range(len(examples)), config.max_examples))
         examples = [examples[i] for i in keep]
-    encoded = encode_examples(examples, tokenizer, config.max_length, shapes=uses_shapes(model))
+    whole: list[Any] = []
+    whole_summary = None
+    if whole_docs:
+        whole, whole_summary = examples_of(whole_docs)
+    encoded = encode_examples(examples + whole, tokenizer, config.max_length, shapes=uses_shapes(model))
     if not encoded:
         raise ModelError("no training examples: the documents contain no words to learn from")
-    return encoded, _data_record(summary, len(encoded), sum(len(e) for e in encoded))
+    record = _data_record(summary, len(encoded), sum(len(e) for e in encoded))
+    if whole_summary is not None:
+        record["notes"] = {"documents": whole_summary.documents, "examples": len(whole), "phi_words": whole_summary.phi_words}
+    return encoded, record
 
 
 @dataclass
@@ -577,12 +598,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             val_docs += load_jsonl(p)
         if args.val_synthetic:
             val_docs += _synthetic(args.val_synthetic, args.synthetic_seed + 1, "heldout")
+        from .notes import config_notes
+
         if not train_docs:
             print("error: no training documents: give --train FILE and/or --synthetic N", file=sys.stderr)
             return 2
         update, close = tqdm_progress(cfg.name)
         try:
-            result = train_model(cfg, train_docs, val_docs or None, init_from=args.init_from, progress=update)
+            result = train_model(cfg, train_docs, val_docs or None, init_from=args.init_from, progress=update,
+                                 whole_docs=config_notes(cfg))
         finally:
             close()
         path = result.save(args.name, models_root=args.models_dir, version=args.version, make_current=not args.no_current)
