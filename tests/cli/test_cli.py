@@ -200,7 +200,7 @@ def test_build_model_trains_both_members_side_by_side_and_each_is_usable(tmp_pat
     err = capfd.readouterr().err
     assert rc == 0, err[-2000:]
     assert "side by side, 1 thread(s) each" in err and "and the hand-written training notes" in err
-    assert err.count("2 notes and rewrites") == 2  # the note and its surrogate rewrite, in each member
+    assert err.count("3 notes and rewrites") == 2  # the note and its two surrogate rewrites, in each member
     assert "kavitha" not in err and "Hemi" not in err
     for name in ("minilm-balanced", "minilm-imbalanced"):
         assert (models / name / "CURRENT").read_text(encoding="utf-8").strip() == "v1"
