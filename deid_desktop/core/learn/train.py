@@ -385,30 +385,32 @@ def _training_examples(
 ) -> tuple[list[Any], dict[str, Any]]:
     """Encoded examples and the data record for the manifest. ``max_examples`` caps the
     examples of ``train_docs`` by a seeded sample so a quick run is still reproducible; every
-    example of ``whole_docs`` is added after it. No example at all is an error rather than a
+    sentence of ``whole_docs`` (whatever ``config.selection``) is added after it. No example at all is an error rather than a
     model that learned nothing."""
 
-    def examples_of(docs_in: Iterable[Any]) -> tuple[list[Any], DataSummary]:
+    def examples_of(docs_in: Iterable[Any], selection: str) -> tuple[list[Any], DataSummary]:
         docs = [as_gold(d, i) for i, d in enumerate(docs_in)]
         return build_examples(
             docs,
             tokenizer,
             max_length=config.max_length,
-            selection=config.selection,
+            selection=selection,
             unit=config.unit,
             scheme=scheme,
             seed=config.seed,
             augment=augment,
         )
 
-    examples, summary = examples_of(train_docs)
+    examples, summary = examples_of(train_docs, config.selection)
     if config.max_examples and len(examples) > config.max_examples:
         keep = sorted(rng.sample(range(len(examples)), config.max_examples))
         examples = [examples[i] for i in keep]
     whole: list[Any] = []
     whole_summary = None
     if whole_docs:
-        whole, whole_summary = examples_of(whole_docs)
+        # every sentence, whatever the member's selection: a balanced one would drop PHI-free
+        # sentences of the notes at random
+        whole, whole_summary = examples_of(whole_docs, "imbalanced")
     encoded = encode_examples(examples + whole, tokenizer, config.max_length, shapes=uses_shapes(model))
     if not encoded:
         raise ModelError("no training examples: the documents contain no words to learn from")

@@ -101,3 +101,14 @@ def test_max_examples_caps_the_synthetic_corpus_never_the_notes(tiny_base, tmp_p
     assert n_note_sentences >= r.data["notes"]["examples"]
     plain = train_model(cfg, letters(40))
     assert plain.data["examples_used"] == 10 and "notes" not in plain.data
+
+
+def test_every_sentence_of_the_notes_trains_even_under_a_balanced_selection(tiny_base, tmp_path):
+    # a note with one PHI sentence and five without: a balanced selection would keep one of the five
+    quiet = " ".join(f"Obs stable at check {i}." for i in range(5))
+    folder = _folder(tmp_path, ("1_q.txt", f"Seen by {{{{NAME|Hemi Walker}}}}.\n{quiet}\n"))
+    cfg = TrainConfig(name="tiny", base_model=str(tiny_base), epochs=1, batch_size=8, max_length=64, seed=5,
+                      freeze_embeddings=False, precision="fp32", threads=1, selection="balanced",
+                      notes=str(folder), note_rewrites=0)
+    r = train_model(cfg, letters(4), whole_docs=config_notes(cfg))
+    assert r.data["notes"]["examples"] == 6
