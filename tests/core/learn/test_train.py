@@ -241,7 +241,7 @@ def test_command_line_trains_saves_and_reports(tiny_base, tmp_path, capsys):
     cfg = tmp_path / "tiny.toml"
     cfg.write_text(
         'extends = "%s"\n[training]\nname = "cli-tiny"\nbase_model = "%s"\nepochs = 2\nbatch_size = 8\n'
-        'learning_rate = 3e-3\nmax_length = 64\nfreeze_embeddings = false\nprecision = "fp32"\n'
+        'learning_rate = 3e-3\nmax_length = 64\nfreeze_embeddings = false\nprecision = "fp32"\nnotes = ""\n'
         % (resource("training", "default.toml").as_posix(), tiny_base.as_posix())
     )
     code = main([

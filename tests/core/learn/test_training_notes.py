@@ -112,3 +112,24 @@ def test_every_sentence_of_the_notes_trains_even_under_a_balanced_selection(tiny
                       notes=str(folder), note_rewrites=0)
     r = train_model(cfg, letters(4), whole_docs=config_notes(cfg))
     assert r.data["notes"]["examples"] == 6
+
+
+def test_the_training_command_reads_the_notes_its_configuration_names(tiny_base, tmp_path, capsys):
+    import json
+
+    from deid_desktop.core.learn.gold import save_jsonl
+    from deid_desktop.core.learn.train import main
+
+    (tmp_path / "notes").mkdir()
+    folder = _folder(tmp_path / "notes", NOTE_A, NOTE_B)
+    save_jsonl(letters(8), tmp_path / "train.jsonl")
+    cfg = tmp_path / "tiny.toml"
+    cfg.write_text(
+        f'[training]\nname = "cli-notes"\nbase_model = "{tiny_base.as_posix()}"\nepochs = 1\nbatch_size = 8\n'
+        f'max_length = 64\nfreeze_embeddings = false\nprecision = "fp32"\nnotes = "{folder.as_posix()}"\nnote_rewrites = 2\n',
+        encoding="utf-8",
+    )
+    assert main(["--config", str(cfg), "--train", str(tmp_path / "train.jsonl"), "--models-dir", str(tmp_path / "models")]) == 0
+    manifest = json.loads((tmp_path / "models" / "cli-notes" / "v1" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["data"]["notes"]["documents"] == 6  # two notes and two rewrites of each
+    assert "Kavitha" not in capsys.readouterr().out
