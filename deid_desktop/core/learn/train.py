@@ -85,8 +85,8 @@ class TrainConfig:
     shape_lr_scale: float = 20.0
     max_examples: int = 0  # 0: use every example (caps the synthetic corpus, never the notes below)
     # Hand-written training notes (core/learn/notes.py): a folder under resources/training/ or
-    # a path ("" for none), read by build-model, every sentence kept; and how many surrogate
-    # rewrites of each note train beside it.
+    # a path ("" for none), read by build-model and this module's command, every sentence
+    # kept; and how many surrogate rewrites of each note train beside it.
     notes: str = ""
     note_rewrites: int = 1
     seed: int = 13
@@ -385,8 +385,8 @@ def _training_examples(
 ) -> tuple[list[Any], dict[str, Any]]:
     """Encoded examples and the data record for the manifest. ``max_examples`` caps the
     examples of ``train_docs`` by a seeded sample so a quick run is still reproducible; every
-    sentence of ``whole_docs`` (whatever ``config.selection``) is added after it. No example at all is an error rather than a
-    model that learned nothing."""
+    sentence of ``whole_docs`` (whatever ``config.selection``) is added after it. No example
+    at all is an error rather than a model that learned nothing."""
 
     def examples_of(docs_in: Iterable[Any], selection: str) -> tuple[list[Any], DataSummary]:
         docs = [as_gold(d, i) for i, d in enumerate(docs_in)]
