@@ -252,6 +252,13 @@ class NameTokens:
             usable = with_initial or [c for c in free if c.key[:3] != key[:3]]
             if usable:
                 return match_style(token, rng.choice(usable).name)
+        # A document whose originals hold every name of the pools (a huge text of many
+        # notes run together): a surrogate that is also another original's word beats
+        # none, which failed the whole file.
+        for pool in _candidate_pools(info):
+            usable = [c for c in pool if c.key[:3] != key[:3]]
+            if usable:
+                return match_style(token, rng.choice(usable).name)
         raise LookupError("name pools are empty")  # the shipped pools never are
 
 

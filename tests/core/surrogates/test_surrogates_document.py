@@ -272,6 +272,26 @@ def test_no_name_is_replaced_by_another_persons_real_name_from_the_same_letter(s
     assert again[-1].new_text == again[0].new_text
 
 
+def test_a_document_naming_every_name_of_the_pools_still_gets_surrogates(engine):
+    """A huge text of many notes run together can hold every name the surrogate pools
+    offer, so no surrogate is free of the document's own words; that failed the whole
+    4 MB file with an internal error (LookupError) after five minutes of detection.
+    The names are still replaced, each consistently."""
+    from deid_desktop.core.surrogates.name_pools import token_info
+    from deid_desktop.core.surrogates.names import _candidate_pools
+
+    names = sorted({c.name for pool in _candidate_pools(token_info("Smith")) for c in pool})
+    assert "Smith" in names
+    text = "".join(f"Seen by Dr {n}.\n" for n in names)
+    spans = spans_of(text, [(n, Category.NAME, "DOCTOR") for n in names])
+    reps = engine.replacements(text, spans, subject="s1")
+    assert len(reps) == len(names)
+    by_original = {text[r.start : r.end]: r.new_text for r in reps}
+    assert by_original["Smith"] and by_original["Smith"] != "Smith"
+    again = engine.replacements(text + "Smith again.\n", [*spans, Span(len(text), len(text) + 5, Category.NAME, "DOCTOR")], subject="s1")
+    assert again[-1].new_text == by_original["Smith"]
+
+
 @pytest.mark.parametrize(
     "value, fine",
     [
