@@ -39,32 +39,62 @@ _PART = re.compile(r"[^\W_]+", re.UNICODE)
 COMPLETED = frozenset({Category.ID, Category.NAME, Category.CONTACT})
 
 
-def _widen_end(text: str, end: int, category: Category) -> int:
+def _widen_end(text: str, end: int, category: Category, lower: bool = False) -> int:
     while end + 1 < len(text) and text[end] in _JOINER:
         m = _PART.match(text, end + 1)
-        if m is None or not _continues(m.group(), category):
+        if m is None or not _continues(m.group(), category, lower):
             break
         end = m.end()
     return end
 
 
-def _widen_start(text: str, start: int, category: Category) -> int:
+def _widen_start(text: str, start: int, category: Category, lower: bool = False) -> int:
     while start >= 2 and text[start - 1] in _JOINER:
         j = start - 1
         i = j
         while i > 0 and (text[i - 1].isalnum()):
             i -= 1
-        if i == j or not _continues(text[i:j], category):
+        if i == j or not _continues(text[i:j], category, lower):
             break
         start = i
     return start
 
 
-def _continues(part: str, category: Category) -> bool:
+# A user name ("lupe.ibarra71", "t_nguyen"): lower-case letters and digits joined by dots or
+# underscores, written as one token. A name found inside one is the whole handle; mixed case
+# is left alone ("Smith.Plan" is two sentences run together).
+_HANDLE = re.compile(r"[a-z][a-z0-9]*(?:[._][a-z0-9]+)+")
+_HANDLE_CHARS = re.compile(r"[A-Za-z0-9._]+")
+
+
+def _handle_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """The bounds of the lower-case user name that ``start``-``end`` lies in, or the span's
+    own bounds when it lies in none."""
+    i = start
+    while i > 0 and (text[i - 1].isalnum() or text[i - 1] in "._"):
+        i -= 1
+    m = _HANDLE_CHARS.match(text, i)
+    if m is None or m.end() < end:
+        return start, end
+    token = m.group().strip(".")
+    lo = i + (len(m.group()) - len(m.group().lstrip(".")))
+    hi = lo + len(token)
+    if lo > start or hi < end or (lo, hi) == (start, end) or not _HANDLE.fullmatch(token):
+        return start, end
+    if lo > 0 and text[lo - 1] == "@" or hi < len(text) and text[hi] == "@":
+        return start, end  # an e-mail address: the contact rules' own
+    return lo, hi
+
+
+def _continues(part: str, category: Category, lower: bool = False) -> bool:
     """Whether a joined part belongs to the value: for a name, another capitalised name part
-    ("-Reid", not "-year-old" or "-based"); for an identifier or a contact, letters or digits
-    of an identifier's shape (upper case or digits, not a lower-case word like "-related")."""
+    ("-Reid", not "-year-old" or "-based"), or, when the name found is itself written in lower
+    case (``lower``: a hurried message's "soon-ja", "jean-luc"), another lower-case word of
+    letters; for an identifier or a contact, letters or digits of an identifier's shape (upper
+    case or digits, not a lower-case word like "-related")."""
     if category is Category.NAME:
+        if lower and part.isalpha() and part.islower():
+            return True
         return part[:1].isupper() and (len(part) == 1 or not part.isupper() or len(part) <= 4)
     return any(c.isdigit() for c in part) or part.isupper()
 
@@ -904,8 +934,12 @@ def complete(text: str, spans: Iterable[Span]) -> list[Span]:
         if s.category not in COMPLETED:
             out.append(s)
             continue
-        start = _widen_start(text, s.start, s.category)
-        end = _widen_end(text, s.end, s.category)
+        lower = s.category is Category.NAME and text[s.start : s.end].isalpha() and text[s.start : s.end].islower()
+        start = _widen_start(text, s.start, s.category, lower)
+        end = _widen_end(text, s.end, s.category, lower)
+        if s.category is Category.NAME:
+            h_start, h_end = _handle_bounds(text, s.start, s.end)
+            start, end = min(start, h_start), max(end, h_end)
         if s.category is Category.ID and (start, end) != (s.start, s.end) and not _is_identifier_token(text[start:end]):
             start, end = s.start, s.end
         if s.category is Category.CONTACT and start > 0 and text[start - 1] == "(" and ")" in text[start:end] and "(" not in text[start:end]:

@@ -29,6 +29,13 @@ def found(text: str, spans: list[Span]) -> list[str]:
         ("Seen by Dr M. Fairbrother-Assefa on the ward", "M. Fairbrother", "M. Fairbrother-Assefa", Category.NAME),
         ("Patient: Charalampos Papadopoulos-Reid   79", "Charalampos Papadopoulos", "Charalampos Papadopoulos-Reid", Category.NAME),
         ("call (518) 555-0147 after 5", "518) 555-0147", "(518) 555-0147", Category.CONTACT),
+        # a user name in a portal log, of which a model found the first name only
+        ("FROM lupe.ibarra71  3/14/24 0940", "lupe", "lupe.ibarra71", Category.NAME),
+        ("msg from t_nguyen: ok.", "nguyen", "t_nguyen", Category.NAME),
+        ("ack by amara.okafor.", "okafor", "amara.okafor", Category.NAME),
+        # a lower-case hyphenated first name in a hurried message
+        ("1605 callback. soon-ja again, says redness", "ja", "soon-ja", Category.NAME),
+        ("pt's son jean-luc rang", "jean", "jean-luc", Category.NAME),
     ],
 )
 def test_a_partly_found_value_is_taken_whole(text, part, whole, category):
@@ -41,6 +48,10 @@ def test_a_partly_found_value_is_taken_whole(text, part, whole, category):
         ("a 45-year-old Smith-based plumber", "Smith", Category.NAME),  # lower-case joins are words
         ("COVID-related ID 12345-ab only", "12345", Category.ID),
         ("Ms Ward-Jones", "Ward-Jones", Category.NAME),  # already whole
+        # two sentences run together, or a capitalised name beside a lower-case word
+        ("Seen by Dr Smith.Plan: review", "Smith", Category.NAME),
+        ("Smith-related delay", "Smith", Category.NAME),
+        ("e-mail lupe.ibarra71@mailbox.example today", "lupe", Category.NAME),
     ],
 )
 def test_words_joined_to_a_value_that_are_not_part_of_it_stay_out(text, value, category):
