@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 # Documents the new models look at again: those nobody has marked reviewed (or exported).
 REDETECT_STATUSES = (DocStatus.IMPORTED, DocStatus.DETECTED, DocStatus.IN_REVIEW)
 
-BUILDING = "Building the detection models (first start, about 5 minutes{elapsed}): findings so far come from the rules only"
+BUILDING = "Building the detection models (first start, about 15 minutes on two CPU cores{elapsed}): findings so far come from the rules only"
 READY = "Detection models ready: documents re-checked with the full ensemble"
 
 

@@ -135,7 +135,7 @@ def test_models_build_in_the_background_then_unreviewed_documents_are_detected_a
         assert fake_build.calls == 1 and window.building_models
         label = window.model_build_label
         qtbot.waitUntil(lambda: window.model_build.percent == 25, timeout=20_000)  # 50 % of one of two members
-        assert label.isVisible() and label.text().startswith("Building the detection models (first start, about 5 minutes")
+        assert label.isVisible() and label.text().startswith("Building the detection models (first start, about 15 minutes on two CPU cores")
         assert "findings so far come from the rules only" in label.text()
         assert window.model_build_progress.isVisible() and window.model_build_progress.value() == 25
         assert window.detector_label.text() == "rules-only until the models are built"
