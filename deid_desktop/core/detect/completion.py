@@ -20,6 +20,7 @@ a surrogate would replace those too, and the reviewer would see the sentence los
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from functools import lru_cache
 from typing import Iterable
 
@@ -1309,6 +1310,42 @@ def _without_log_times(text: str, spans: list[Span]) -> list[Span]:
             s = s.with_(start=m.end())
         out.append(s)
     return out
+
+
+def whole_handles(text: str, spans: Iterable[Span]) -> list[Span]:
+    """Every name span inside a lower-case user name widened to the whole handle, where no
+    span of another category lies in it: for the spans propagation adds after completion (a
+    first name found again inside "lupe.ibarra71" further down a portal log)."""
+    ordered = sort_spans(spans)
+    starts = [s.start for s in ordered]
+    widened: set[int] = set()
+    out: list[Span] = []
+    for s in ordered:
+        if s.category is Category.NAME:
+            lo, hi = _handle_bounds(text, s.start, s.end)
+            # a span that overlaps the handle starts before its end, and no value runs on
+            # for more than _NEAR characters
+            near = ordered[bisect_left(starts, lo - _NEAR) : bisect_left(starts, hi)]
+            if (lo, hi) != (s.start, s.end) and not any(o.category is not Category.NAME and o.end > lo for o in near):
+                s = s.with_(start=lo, end=hi)
+                widened.add(len(out))
+        out.append(s)
+    if not widened:
+        return ordered
+    # the name pieces a handle now holds go ("lupe" and "ibarra71" of "lupe.ibarra71")
+    kept: list[Span] = []
+    cover: Span | None = None
+    for k in sorted(range(len(out)), key=lambda k: (out[k].start, -out[k].end, k not in widened)):
+        s = out[k]
+        if cover is not None and s.category is Category.NAME and cover.start <= s.start and s.end <= cover.end:
+            continue
+        if k in widened:
+            cover = s
+        kept.append(s)
+    return sort_spans(kept)
+
+
+_NEAR = 1000
 
 
 def _merge_same(spans: list[Span]) -> list[Span]:

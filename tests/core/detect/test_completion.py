@@ -961,3 +961,17 @@ def test_a_range_of_two_days_and_months_is_two_dates(text, value, expected):
 )
 def test_a_phone_and_an_email_or_a_town_and_its_postcode_are_two_values(text, value, category, expected):
     assert found(text, [span(text, value, category)]) == expected
+
+
+def test_name_pieces_inside_a_user_name_become_the_whole_handle_once():
+    from deid_desktop.core.detect.completion import whole_handles
+
+    text = "FROM lupe.ibarra71  3/14/24 0940"
+    pieces = [span(text, "lupe", Category.NAME), span(text, "ibarra71", Category.NAME), span(text, "3/14/24", Category.DATE)]
+    assert [text[s.start : s.end] for s in whole_handles(text, pieces)] == ["lupe.ibarra71", "3/14/24"]
+    # a piece of another category inside the handle: left as the vote and the guard made it
+    mixed = [span(text, "lupe", Category.NAME), span(text, "ibarra71", Category.ID)]
+    assert [text[s.start : s.end] for s in whole_handles(text, mixed)] == ["lupe", "ibarra71"]
+    # capitalised run-together sentences are no handle
+    run_on = "Seen by Dr Smith.Plan: review"
+    assert [run_on[s.start : s.end] for s in whole_handles(run_on, [span(run_on, "Smith", Category.NAME)])] == ["Smith"]

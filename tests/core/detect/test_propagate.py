@@ -257,3 +257,20 @@ def test_a_handover_sheet_patient_is_found_again_in_lower_case():
     text = "Bed 14  Ostap Hrynkiv, 67M\nostap very agitated 0315, pulled out IVC.\n"
     names = [text[s.start : s.end] for s in rules.detect(text) if s.category is Category.NAME]
     assert names == ["Ostap Hrynkiv", "ostap"]
+
+
+def test_a_user_name_found_again_by_propagation_is_taken_whole():
+    """A portal log: the handle was found whole once, propagation found its first name again
+    in the later "FROM" lines, and the rest of the handle ("ibarra71") went out as written."""
+    text = (
+        "Username: lupe.ibarra71\n"
+        "FROM lupe.ibarra71  3/14/24 0940\nHi, my list is wrong.\n"
+        "FROM lupe.ibarra71  3/15/24 0712\nok got it, gracias!! lupe\n"
+    )
+    member = Fixed([at(text, "lupe.ibarra71")])
+    ens = Ensemble(EnsembleConfig(strategy="union", members=[MemberConfig("m", "fixed")]), {"m": member})
+    out = [(text[s.start : s.end], s.start) for s in ens.detect(text)]
+    handles = [s for s, _ in out if "ibarra" in s]
+    assert handles == ["lupe.ibarra71"] * 3
+    assert ("lupe", text.rindex("lupe")) in out  # the first name alone, signing off
+    assert all(v != "ibarra71" for v, _ in out)

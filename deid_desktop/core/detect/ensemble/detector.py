@@ -15,7 +15,7 @@ from ...errors import ConfigError
 from ...spans import Span, sort_spans
 from ...text import words
 from ..base import Detector
-from ..completion import complete
+from ..completion import complete, whole_handles
 from ..guards import ID_LABELS
 from .config import CategoryWeights, EnsembleConfig, Strategy, category_weights_json, load_category_weights
 from .cascade import outvoted_alone, wanted_ranges
@@ -283,7 +283,7 @@ class Ensemble(Detector):
         if self.guard is not None:
             spans = _judge_completed(self.guard, text, before, spans)
         if self.propagator is not None:
-            spans = self.propagator.propagate(text, spans)
+            spans = whole_handles(text, self.propagator.propagate(text, spans))
         return spans
 
     def _decide(self, tv: dict[str, Span], names: list[str], strategy: Strategy, word: str = "") -> Decision | None:
