@@ -30,9 +30,14 @@ _LAST_FIRST = rf"{WORD},[ \t]*{WORD}(?:[ ]{WORD})?(?:[ \t]+[{UP}]\b\.?)?"  # "Tr
 # and so do the clergy's, "Chaplain Bartholomew Okoro-Vance".
 _RANKS = "Const Constable Cst Sgt Sergeant Det Detective Insp Inspector Cpl Corporal Capt Captain Lt Officer PC DC DS DI DCI DCS PCSO".split()
 _CLERGY = "Chaplain Pastor Rabbi Imam".split()
-TITLES = "Dr Doctor Mr Mrs Ms Miss Mx Prof Professor Nurse Sister Sr Matron Midwife Rev Reverend Sir Dame Master".split() + _RANKS + _CLERGY
+# Kinship and community titles written before a name as "Mrs" is ("Uncle Sione", "Aunty Mere",
+# "Whaea Ngāpera", "Kaumātua Matiu Rangiuia"); the title stays outside the name, as annotation
+# has it (completion.py strips the same words from a model's span).
+_KIN = "Uncle Auntie Aunty Aunt Tío Tía Kuia Koro Whaea Kaumātua Kaumatua Faifeau".split()
+TITLES = "Dr Doctor Mr Mrs Ms Miss Mx Prof Professor Nurse Sister Sr Matron Midwife Rev Reverend Sir Dame Master".split() + _RANKS + _CLERGY + _KIN
 _TITLE = trie_regex(TITLES + [t.upper() for t in TITLES], ignore_case=False)
 _RANK_KEYS = frozenset(r.casefold() for r in _RANKS)
+_KIN_KEYS = frozenset(k.casefold() for k in _KIN)
 _CLINICIAN_TITLES = {"dr", "doctor", "prof", "professor", "nurse", "sister", "sr", "matron", "midwife"}
 _CREDENTIALS = "(?:" + "|".join(re.escape(c) for c in sorted(CREDENTIALS, key=len, reverse=True)) + ")"
 _CREDENTIAL_WORDS = frozenset(c.rstrip(".").casefold() for c in CREDENTIALS)
@@ -141,6 +146,8 @@ class TitledNameDetector(_NameRule):
                 fine = "DOCTOR"
             elif title in ("rev", "reverend", "chaplain", "pastor", "rabbi", "imam") or title in _RANK_KEYS:
                 fine = "OTHER"
+            elif title in _KIN_KEYS:
+                fine = "RELATIVE"
             else:
                 # UK surgeons are "Mr"; otherwise Mr / Mrs is most often the patient.
                 rest = re.split(r"[.;\n]", after(text, m.end("n"), 60), maxsplit=1)[0]

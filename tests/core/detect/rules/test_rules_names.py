@@ -21,6 +21,11 @@ from .rules_helpers import labelled, run, texts
         ("Mrs Aroha Ngata is well.", ("Aroha Ngata", "PATIENT")),
         ("Mr Jones, consultant surgeon, agreed.", ("Jones", "DOCTOR")),
         ("Ms van der Berg was seen.", ("van der Berg", "PATIENT")),
+        # kinship and community titles, outside the name as annotation has them
+        ("Kaumātua Matiu Rangiuia present for karakia.", ("Matiu Rangiuia", "RELATIVE")),
+        ("Aunty Losaline rang about the appointment.", ("Losaline", "RELATIVE")),
+        ("Whaea Ngāpera will bring her in.", ("Ngāpera", "RELATIVE")),
+        ("UNCLE SIONE FIFITA CALLED", ("SIONE FIFITA", "RELATIVE")),
     ],
 )
 def test_names_after_titles(text, expected):
