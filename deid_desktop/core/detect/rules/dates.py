@@ -55,6 +55,11 @@ _MAORI_DATE = re.compile(
     rf"(?<![\w-])(?:{_MAORI_WEEKDAY},?[ \t]+)?(?:[0-3]?\d[ \t]+{_MAORI_ANY_MONTH}(?:,?[ \t]+(?:19|20)\d\d(?!\d))?"
     rf"|{_MAORI_ANY_MONTH}[ \t]+(?:19|20)\d\d(?!\d)|{trie_regex(MAORI_TRADITIONAL_MONTHS, ignore_case=False)}(?![\w-]))"
 )
+# A day and month written before a blood pressure taken that day, in a home or clinic log
+# ("bp log: 3/16 132/84, 3/18 128/82"): a date, where a reading follows after one space (a
+# table's columns are wider) and the line says it is a log or holds two such pairs.
+_DATE_THEN_BP = re.compile(r"(?<![\w./-])(\d{1,2})/(\d{1,2})(?:[ \t]?[-:][ \t]?| )(\d{2,3})/(\d{2,3})(?![\w/]|[.-]\d)")
+_LOG_WORDS = re.compile(r"(?i:\b(?:bp|b/p|blood\s+pressures?|log|readings?|diary|home\s+bps?)\b)")
 _ORDINAL = re.compile(r"\b(?:on|from|until|since|by|before|after)\s+the\s+([0-3]?\d(?:st|nd|rd|th))\b", re.I)
 
 _COMPACT_CONTEXT = re.compile(r"\b(?:date|dob|d\.o\.b|born|collected|admitted|discharged|dated|seen|reported|received|on)\W*$")
@@ -148,6 +153,12 @@ class DateDetector(RuleDetector):
                 add(m.start(), m.end(), 0.75, full=True)
             elif _YEAR_CONTEXT.search(before(text, m.start(), 15)):
                 add(m.start(), m.end(), 0.6)
+        pairs = [m for m in _DATE_THEN_BP.finditer(text) if _bp_after_date(m)]
+        for k, m in enumerate(pairs):
+            line = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
+            beside = (k > 0 and m.start() - pairs[k - 1].end() <= 40) or (k + 1 < len(pairs) and pairs[k + 1].start() - m.end() <= 40)
+            if beside or _LOG_WORDS.search(line):
+                add(m.start(), m.end(2), 0.7, full=True)
         for m in _IN_MONTH.finditer(text):
             add(m.start(1), m.end(1), 0.75, full=True)  # the wording proves it
         for m in _MAORI_DATE.finditer(text):
@@ -160,6 +171,11 @@ class DateDetector(RuleDetector):
             if day and 1 <= int(day.group()) <= 31:
                 add(m.start(), m.end(), 0.8)
         return [_with_weekday(text, s) for s in keep_longest(found)]
+
+
+def _bp_after_date(m: re.Match) -> bool:
+    a, b, sys_, dia = int(m[1]), int(m[2]), int(m[3]), int(m[4])
+    return (_valid_day_month(a, b) or _valid_day_month(b, a)) and 70 <= sys_ <= 260 and 30 <= dia <= 160 and dia < sys_
 
 
 def _with_weekday(text: str, span: Span) -> Span:

@@ -245,3 +245,26 @@ def test_a_month_and_a_two_digit_year_joined_by_a_hyphen(text, expected):
 )
 def test_a_day_after_what_was_done_to_a_line_or_a_pump(text, expected):
     assert texts("date", text) == expected
+
+
+def test_days_in_a_blood_pressure_log_are_dates():
+    """A portal message's home readings: each day and month before that day's pressure. The
+    rules found none and one model alone could not carry them through the vote."""
+    text = "bp log: 3/16 132/84, 3/18 128/82, 3/20 126/80, today 124/78."
+    assert texts("date", text) == ["3/16", "3/18", "3/20"]
+    assert [s.validated for s in run("date", text)] == [True, True, True]
+    # two pairs side by side make a log without the word
+    assert texts("date", "readings 14/7 138/86 and 15/7 142/90") == ["14/7", "15/7"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pain 8/10 120/80 on arrival",  # a score then a pressure: no log
+        "GCS 14/15 132/84",  # no month 14 or 15
+        "Log: 3/16   132/84",  # a table's column gap
+        "BP log 3/16 300/84",  # no pressure
+    ],
+)
+def test_a_fraction_before_a_pressure_outside_a_log_is_no_date(text):
+    assert texts("date", text) == []
