@@ -42,10 +42,16 @@ _YEAR_ALONE = re.compile(r"(?<![\w./-])((?:19|20)\d{2})(?![\w/]|[.-]\d)")
 # verbs ("in june"); abbreviations in title case.
 _LOWER_MONTHS = [w.lower() for w in _MONTH_WORDS[:12] if w not in ("May", "March")]
 _IN_MONTH = re.compile(
-    r"(?:\b(?:in|since|during|until|till|by|from|early|mid|late|last|next|this|before|after|repeat|due|around|about|approx\.?|approximately|circa|"
+    r"(?:\b(?:in|since|during|until|till|til|by|from|for|early|mid|late|last|next|this|before|after|repeat|due|around|about|approx\.?|approximately|circa|"
+    r"(?:see|c)\s+(?:you|u|ya)|"  # a message's "see you april"
     r"ceased|stopped|started|commenced|completed|finished|[Cc]eased|[Ss]topped|[Ss]tarted|[Cc]ommenced|"
     r"end\s+of|start\s+of|beginning\s+of)[\s-]+|~\s*)"
     rf"({_FULL_MONTH}|{trie_regex(_LOWER_MONTHS, ignore_case=False)}(?![A-Za-z])|{trie_regex(_MONTH_WORDS[12:], ignore_case=False)}\.?(?![A-Za-z]))"
+)
+# A day and a month in lower case, as hurried messages write them ("appt moved to 3 june",
+# "on the 12th of august"): not "may" or "march", verbs after a number too ("2 may need").
+_DAY_LOWER_MONTH = re.compile(
+    rf"(?<![\w/.-])(?P<d>[0-3]?\d)(?:st|nd|rd|th)?(?:[ \t]+of)?[ \t]+({trie_regex(_LOWER_MONTHS, ignore_case=False)})(?![A-Za-z])(?:,?[ \t]+{_YEAR})?"
 )
 # A date in te reo Māori ("Rāapa 4 Hune 2025", "hui 2 Hōngongoi", "by Mahuru"): a day and any
 # month, any month and a year, or a traditional month's name alone.
@@ -161,6 +167,9 @@ class DateDetector(RuleDetector):
                 add(m.start(), m.end(2), 0.7, full=True)
         for m in _IN_MONTH.finditer(text):
             add(m.start(1), m.end(1), 0.75, full=True)  # the wording proves it
+        for m in _DAY_LOWER_MONTH.finditer(text):
+            if 1 <= int(m["d"]) <= 31 and not unit_follows(text, m.end()):
+                add(m.start(), m.end(), 0.8, full=True)
         for m in _MAORI_DATE.finditer(text):
             add(m.start(), m.end(), 0.85, full=True)
         for m in _ORDINAL.finditer(text):

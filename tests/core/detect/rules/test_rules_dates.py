@@ -268,3 +268,21 @@ def test_days_in_a_blood_pressure_log_are_dates():
 )
 def test_a_fraction_before_a_pressure_outside_a_log_is_no_date(text):
     assert texts("date", text) == []
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("cough a little better. see you april. -lupe", ["april"]),
+        ("appt moved to 3 june, ok?", ["3 june"]),
+        ("booked for october, c u then", ["october"]),
+        ("on the 12th of august 2024 she fell", ["12th of august 2024"]),
+    ],
+)
+def test_months_in_a_lower_case_message_are_dates(text, expected):
+    assert texts("date", text) == expected
+
+
+@pytest.mark.parametrize("text", ["dose 2 may be given later", "the 3 march past the ward", "walk for may help"])
+def test_may_and_march_in_lower_case_stay_verbs(text):
+    assert texts("date", text) == []
