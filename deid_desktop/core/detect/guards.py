@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import Iterable
 
 from ..categories import Category
-from ..spans import Span
+from ..spans import Span, sort_spans
 from ..checkdigits import snomed_concept_id
 from .lexicons import clinical_acronyms, encoder_words, guard_terms, places, professions
 from .calendar_words import MAORI_MONTH_NAME
@@ -917,6 +917,22 @@ def _only_a_title(text: str, span: Span) -> bool:
     return word in _TITLES_ALONE and _CAPITAL_NEXT.match(text, span.end) is not None
 
 
+# Initials that sign an entry off after a dash at the end of its line ("... mmol/L. -OT",
+# "Report date 6 May 2025.  -- TPR"): a colleague, whatever abbreviation the letters also spell.
+# A dash that opens the line is a list's bullet ("- CBC"), not a sign-off.
+_SIGN_OFF_DASH = re.compile(r"\S[ \t]+(?:-{1,2}|–|—)[ \t]?$")
+_INITIALS = re.compile(r"[A-Z]{2,4}")
+
+
+def _signs_off(text: str, span: Span) -> bool:
+    if span.category is not Category.NAME or not _INITIALS.fullmatch(text, span.start, span.end):
+        return False
+    line_start = text.rfind("\n", 0, span.start) + 1
+    end = text.find("\n", span.end)
+    rest = text[span.end : len(text) if end < 0 else end]
+    return rest.strip() == "" and _SIGN_OFF_DASH.search(text, line_start, span.start) is not None
+
+
 def _only_acronyms(text: str, span: Span) -> bool:
     """A name, place or organisation made only of clinical abbreviations in capitals ("CBC",
     "NSTEMI", "CAMHS"), unless a title stands before it."""
@@ -1442,6 +1458,9 @@ class ClinicalTermGuard:
 
     def filter(self, text: str, spans: Iterable[Span]) -> list[Span]:
         spans = [_age_after_birth_date(text, s) for s in spans]
+        signed = [s for s in spans if _signs_off(text, s)]
+        if signed:
+            return sort_spans(signed + self.filter(text, [s for s in spans if s not in signed]))
         if any(_CLOCK_TIME.fullmatch(text, s.start, s.end) for s in spans):
             clock = _clock_times(text)
             spans = [s for s in spans if not _a_clock_time(text, s, clock)]

@@ -1189,3 +1189,26 @@ def test_years_after_other_verbs_and_in_a_list_stay_in_a_text_of_clock_times(gua
     text = "0640 obs\n0915 round\n1130 seen\nHernia operated 2019; admissions 2016 and 2019.\n"
     spans = [span_of(text, "2019", Category.DATE), span_of(text, "2016", Category.DATE), span_of(text, "2019", Category.DATE, nth=1)]
     assert guard.filter(text, spans) == spans
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("Report date 6 May 2025.  -- TPR\nNext review in 3 months.", "TPR"),  # also temperature, pulse, respiration
+        ("BGL 7.4 mmol/L. -OT\n14/07/2025 1410", "OT"),  # also occupational therapy
+    ],
+)
+def test_initials_signing_off_a_line_after_a_dash_stay_names(guard, text, word):
+    s = span_of(text, word)
+    assert guard.filter(text, [s]) == [s]
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("Plan:\n- CBC\n- CRP", "CBC"),  # a list's bullet opens the line
+        ("Send TPR -- CBC and film today", "CBC"),  # words follow on the line
+    ],
+)
+def test_abbreviations_after_a_bullet_or_inside_a_line_are_still_dropped(guard, text, word):
+    assert guard.filter(text, [span_of(text, word)]) == []
