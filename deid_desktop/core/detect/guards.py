@@ -1348,6 +1348,20 @@ def _repeated_score(text: str, span: Span) -> bool:
     return len(tops) >= 3 and max(tops) > 12
 
 
+# Scores out of ten down a chart ("pain 5/10", "4/10", "7/10"): a note that speaks of pain or a
+# score and writes three or more of them, none above ten. Ten is also October, so a lone
+# "5/10", or a note without such a word, keeps its date.
+_TENTHS = re.compile(r"(?<![\d/.])(\d{1,2})/10(?![\d/]|\.\d)")
+_SCORE_WORDS = re.compile(r"(?i:\b(?:pain|score|scores|vas|nrs|severity|itch|nausea|rating)\b)")
+
+
+def _score_out_of_ten(text: str, span: Span) -> bool:
+    if span.category != Category.DATE or (m := _TENTHS.fullmatch(text, span.start, span.end)) is None or int(m[1]) > 10:
+        return False
+    tops = [int(v) for v in _TENTHS.findall(text)]
+    return len(tops) >= 3 and max(tops) <= 10 and _SCORE_WORDS.search(text) is not None
+
+
 # The second term of a ratio, a risk or a dilution ("combined screen (1:5200)", "titre 1:640").
 _RATIO_BEFORE = re.compile(r"(?<![\w:.])1[ \t]*:[ \t]*$")
 _DIGITS = re.compile(r"\d[\d,]*")
@@ -1475,6 +1489,7 @@ class ClinicalTermGuard:
             and not _clock_time_read_as_date(text, s)
             and not _ratio_term(text, s)
             and not _repeated_score(text, s)
+            and not _score_out_of_ten(text, s)
             and not _recurrence_or_duration(text, s)
             and not _no_ones_number(text, s)
             and not _is_not_a_date_or_id(text, s)

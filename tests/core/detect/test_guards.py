@@ -1212,3 +1212,29 @@ def test_initials_signing_off_a_line_after_a_dash_stay_names(guard, text, word):
 )
 def test_abbreviations_after_a_bullet_or_inside_a_line_are_still_dropped(guard, text, word):
     assert guard.filter(text, [span_of(text, word)]) == []
+
+
+def test_pain_scores_down_a_chart_are_not_dates(guard):
+    """A wound chart's pain column read as 5 October, 4 October, 7 October."""
+    text = (
+        "Date  | Exudate | Pain | Plan\n"
+        "19/01 | mod     | 5/10 | same\n"
+        "22/01 | mod     | 4/10 | zinc\n"
+        "26/01 | HEAVY   | 7/10 | swab taken\n"
+    )
+    scores = [span_of(text, v, Category.DATE) for v in ("5/10", "4/10", "7/10")]
+    dates = [span_of(text, v, Category.DATE) for v in ("19/01", "22/01", "26/01")]
+    assert guard.filter(text, scores + dates) == dates
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Seen 5/10, 7/10 and 9/10 in clinic.",  # October visits: no word of pain or a score
+        "Pain settled. Next review 5/10.",  # one alone
+        "Pain log: 5/10, 7/10, 12/10",  # a day above ten: dates
+    ],
+)
+def test_dates_in_october_stay_dates(guard, text):
+    s = span_of(text, "5/10", Category.DATE)
+    assert guard.filter(text, [s]) == [s]
