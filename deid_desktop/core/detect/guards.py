@@ -1348,6 +1348,17 @@ def _repeated_score(text: str, span: Span) -> bool:
     return len(tops) >= 3 and max(tops) > 12
 
 
+# A share of something ("Ate 1/2 of supper", "3/4 of the dose"): a fraction, not 1 February.
+_SHARE = re.compile(r"(\d)/(\d)")
+_OF_AFTER = re.compile(r"[ \t]+of\b")
+
+
+def _fraction_of(text: str, span: Span) -> bool:
+    if span.category != Category.DATE or (m := _SHARE.fullmatch(text, span.start, span.end)) is None:
+        return False
+    return 0 < int(m[1]) < int(m[2]) <= 8 and _OF_AFTER.match(text, span.end) is not None
+
+
 # Scores out of ten down a chart ("pain 5/10", "4/10", "7/10"): a note that speaks of pain or a
 # score and writes three or more of them, none above ten. Ten is also October, so a lone
 # "5/10", or a note without such a word, keeps its date.
@@ -1490,6 +1501,7 @@ class ClinicalTermGuard:
             and not _ratio_term(text, s)
             and not _repeated_score(text, s)
             and not _score_out_of_ten(text, s)
+            and not _fraction_of(text, s)
             and not _recurrence_or_duration(text, s)
             and not _no_ones_number(text, s)
             and not _is_not_a_date_or_id(text, s)

@@ -1238,3 +1238,14 @@ def test_pain_scores_down_a_chart_are_not_dates(guard):
 def test_dates_in_october_stay_dates(guard, text):
     s = span_of(text, "5/10", Category.DATE)
     assert guard.filter(text, [s]) == [s]
+
+
+@pytest.mark.parametrize("text, value", [("Ate 1/2 of supper.", "1/2"), ("took 3/4 of the dose", "3/4"), ("2/3 of the plate", "2/3")])
+def test_a_share_of_something_is_not_a_date(guard, text, value):
+    assert guard.filter(text, [span_of(text, value, Category.DATE)]) == []
+
+
+@pytest.mark.parametrize("text, value", [("Review 4/3 of next year", "4/3"), ("Ate 1/2 supper", "1/2"), ("seen 1/9 of this year", "1/9")])
+def test_dates_and_fractions_without_of_stay(guard, text, value):
+    s = span_of(text, value, Category.DATE)
+    assert guard.filter(text, [s]) == [s]
