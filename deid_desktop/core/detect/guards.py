@@ -920,17 +920,19 @@ def _only_a_title(text: str, span: Span) -> bool:
 # Initials that sign an entry off after a dash at the end of its line ("... mmol/L. -OT",
 # "Report date 6 May 2025.  -- TPR"): a colleague, whatever abbreviation the letters also spell.
 # A dash that opens the line is a list's bullet ("- CBC"), not a sign-off.
-_SIGN_OFF_DASH = re.compile(r"\S[ \t]+(?:-{1,2}|–|—)[ \t]?$")
+_SIGN_OFF_DASH = re.compile(r"[^\s-][ \t]+(?:-{1,2}|–|—)[ \t]?$")
 _INITIALS = re.compile(r"[A-Z]{2,4}")
+_LINE_ENDS = re.compile(r"[ \t]*(?:\r?\n|$)")
 
 
 def _signs_off(text: str, span: Span) -> bool:
     if span.category is not Category.NAME or not _INITIALS.fullmatch(text, span.start, span.end):
         return False
-    line_start = text.rfind("\n", 0, span.start) + 1
-    end = text.find("\n", span.end)
-    rest = text[span.end : len(text) if end < 0 else end]
-    return rest.strip() == "" and _SIGN_OFF_DASH.search(text, line_start, span.start) is not None
+    if _LINE_ENDS.match(text, span.end) is None:
+        return False
+    # the dash and the word before it lie within a few characters (never the whole of a huge line)
+    lo = max(text.rfind("\n", max(0, span.start - 16), span.start) + 1, span.start - 16)
+    return _SIGN_OFF_DASH.search(text, lo, span.start) is not None
 
 
 def _only_acronyms(text: str, span: Span) -> bool:
@@ -1366,9 +1368,13 @@ _TENTHS = re.compile(r"(?<![\d/.])(\d{1,2})/10(?![\d/]|\.\d)")
 _SCORE_WORDS = re.compile(r"(?i:\b(?:pain|score|scores|vas|nrs|severity|itch|nausea|rating)\b)")
 
 
-def _score_out_of_ten(text: str, span: Span) -> bool:
-    if span.category != Category.DATE or (m := _TENTHS.fullmatch(text, span.start, span.end)) is None or int(m[1]) > 10:
-        return False
+def _a_tenth(text: str, span: Span) -> bool:
+    return span.category == Category.DATE and (m := _TENTHS.fullmatch(text, span.start, span.end)) is not None and int(m[1]) <= 10
+
+
+def _a_chart_of_tenths(text: str) -> bool:
+    """Whether the text is such a chart: read once per text by the guard, not once per span
+    (a huge note has thousands of spans)."""
     tops = [int(v) for v in _TENTHS.findall(text)]
     return len(tops) >= 3 and max(tops) <= 10 and _SCORE_WORDS.search(text) is not None
 
@@ -1493,6 +1499,7 @@ class ClinicalTermGuard:
             order = date_order(text)
             spans = [s for s in spans if not _no_month_in_the_documents_order(text, s, order)]
         times = log_times(text) if any(opens_a_line(text, s.start) for s in spans) else frozenset()
+        scores = any(_a_tenth(text, s) for s in spans) and _a_chart_of_tenths(text)
         return [
             s for s in spans
             if (s.start, s.end) not in times
@@ -1500,7 +1507,7 @@ class ClinicalTermGuard:
             and not _clock_time_read_as_date(text, s)
             and not _ratio_term(text, s)
             and not _repeated_score(text, s)
-            and not _score_out_of_ten(text, s)
+            and not (scores and _a_tenth(text, s))
             and not _fraction_of(text, s)
             and not _recurrence_or_duration(text, s)
             and not _no_ones_number(text, s)

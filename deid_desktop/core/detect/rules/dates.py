@@ -161,7 +161,8 @@ class DateDetector(RuleDetector):
                 add(m.start(), m.end(), 0.6)
         pairs = [m for m in _DATE_THEN_BP.finditer(text) if _bp_after_date(m)]
         for k, m in enumerate(pairs):
-            line = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
+            # the line before the pair, as far as a log's label could stand (not all of a huge line)
+            line = text[max(text.rfind("\n", max(0, m.start() - 80), m.start()) + 1, m.start() - 80) : m.start()]
             beside = (k > 0 and m.start() - pairs[k - 1].end() <= 40) or (k + 1 < len(pairs) and pairs[k + 1].start() - m.end() <= 40)
             if beside or _LOG_WORDS.search(line):
                 add(m.start(), m.end(2), 0.7, full=True)
