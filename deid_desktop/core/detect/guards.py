@@ -1489,9 +1489,10 @@ class ClinicalTermGuard:
 
     def filter(self, text: str, spans: Iterable[Span]) -> list[Span]:
         spans = [_age_after_birth_date(text, s) for s in spans]
-        signed = [s for s in spans if _signs_off(text, s)]
-        if signed:
-            return sort_spans(signed + self.filter(text, [s for s in spans if s not in signed]))
+        signs = [_signs_off(text, s) for s in spans]
+        if any(signs):  # kept as they are; the rest guarded (one pass, not a search per span)
+            signed = [s for s, y in zip(spans, signs) if y]
+            return sort_spans(signed + self.filter(text, [s for s, y in zip(spans, signs) if not y]))
         if any(_CLOCK_TIME.fullmatch(text, s.start, s.end) for s in spans):
             clock = _clock_times(text)
             spans = [s for s in spans if not _a_clock_time(text, s, clock)]
