@@ -108,7 +108,8 @@ def cmd_retrain(args) -> int:
         else:
             _err(f"{summary.reviewed_documents} reviewed document(s); {summary.new_reviewed_documents} with decisions since the last model")
         settings = RetrainSettings(
-            epochs=args.epochs, augment=args.augment, synthetic=args.synthetic, heldout=args.heldout, min_heldout=args.min_heldout,
+            epochs=args.epochs, augment=args.augment, synthetic=args.synthetic, replay_notes=args.replay_notes, member=args.member,
+            heldout=args.heldout, min_heldout=args.min_heldout,
             seed=args.seed, device=args.device, max_length=args.max_length, batch_size=args.batch_size,
             activate_if_better=args.activate_if_better, training_config=args.training_config,
             ensemble_config=args.ensemble,
@@ -285,6 +286,9 @@ def register(sub) -> None:
     r.add_argument("--epochs", type=int, default=None, help="passes over the data (default: as many as fit about 3600 sequences on CPU, 36000 on GPU, at most 10)")
     r.add_argument("--augment", type=int, default=1, metavar="K", help="surrogate rewrites of each reviewed document (default 1)")
     r.add_argument("--synthetic", type=int, default=100, metavar="N", help="at most N synthetic documents mixed in, one per reviewed document (default 100)")
+    r.add_argument("--replay-notes", type=int, default=100, metavar="N",
+                   help="at most N of the shipped hand-written training notes mixed in, two per reviewed document (default 100; 0: none)")
+    r.add_argument("--member", help="the ensemble's transformer member a first retrain starts from and replaces (default: the first)")
     r.add_argument("--heldout", type=float, default=0.2, help="share of reviewed documents kept out for comparison (default 0.2)")
     from .core.learn.uncertainty import MIN_DOCUMENTS  # light: no torch
 

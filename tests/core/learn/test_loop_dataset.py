@@ -84,7 +84,7 @@ def test_rejected_detections_are_explicit_negatives_not_dropped(ws):
     tset = build_training_set([doc], RetrainSettings(augment=0, synthetic=0, hard_negatives=True))
     extra = [d for d in tset.documents if d["id"].endswith(f"-neg-{p}")]
     assert len(extra) == 1 and extra[0]["text"] == "Parkinson disease is stable." and extra[0]["spans"] == []
-    assert tset.counts == {"reviewed": 1, "hard_negatives": 1, "augmented": 0, "synthetic": 0, "total": 2}
+    assert tset.counts == {"reviewed": 1, "hard_negatives": 1, "augmented": 0, "synthetic": 0, "replayed_notes": 0, "total": 2}
 
 
 def test_rejected_words_train_as_outside_with_the_selection_retrain_uses(ws):
@@ -211,3 +211,37 @@ def test_training_cost_stays_bounded_small_sets_get_more_passes():
     assert auto_epochs(5000, "cpu") == 1  # never less than one pass
     assert auto_epochs(5000, "gpu") == 7
     assert estimated_sequences([{"text": "x" * 301}, {"text": "short"}]) == 3
+
+
+def test_a_retrain_replays_shipped_notes_so_their_skill_is_kept(ws):
+    """The starting model learned the shipped hand-written notes; a retrain on a few reviewed
+    documents mixes a seeded sample of them back in (docs/benchmarks.md, "learn-from-notes")."""
+    from deid_desktop.core.learn.loop import _plan, replay_sample
+
+    notes: list[str] = []
+    picked = replay_sample(6, 13, notes)
+    assert len(picked) == 6 and not notes
+    assert all(d["id"].startswith("note:") and d["spans"] for d in picked)
+    assert [d["id"] for d in replay_sample(6, 13, notes)] == [d["id"] for d in picked]  # reproducible
+    assert [d["id"] for d in replay_sample(6, 14, notes)] != [d["id"] for d in picked]
+    assert replay_sample(0, 13, notes) == []
+
+    add_note(ws, 0)
+    add_note(ws, 1)
+    plan = _plan(ws, RetrainSettings(replay_notes=6, replay_ratio=3.0, synthetic=0, augment=0))
+    ids = [d["id"] for d in plan.training_set.documents]
+    assert plan.training_set.counts["replayed_notes"] == 6
+    assert sorted(i for i in ids if i.startswith("note:")) == sorted(d["id"] for d in picked)
+    assert plan.training_set.counts["total"] == len(ids) == 2 + plan.training_set.counts["hard_negatives"] + 6
+    # by default two per reviewed document, at most replay_notes
+    assert _plan(ws, RetrainSettings(synthetic=0, augment=0)).training_set.counts["replayed_notes"] == 4
+    assert _plan(ws, RetrainSettings(replay_notes=3, synthetic=0, augment=0)).training_set.counts["replayed_notes"] == 3
+    assert _plan(ws, RetrainSettings(replay_notes=0, synthetic=0, augment=0)).training_set.counts["replayed_notes"] == 0
+
+
+def test_replayed_notes_must_not_be_negative():
+    from deid_desktop.core.errors import ConfigError
+
+    for bad in ({"replay_notes": -1}, {"replay_ratio": -0.5}):
+        with pytest.raises(ConfigError):
+            RetrainSettings(**bad).validate()
