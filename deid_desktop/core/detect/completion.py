@@ -123,6 +123,39 @@ _NEXT_WORD = re.compile(r"[ \t]([A-Z][\w'’]*)")
 _NAMED_FOR_HEADS = frozenset("center centre institute foundation hospital hospice clinic infirmary elementary academy".split())
 
 
+# Words that begin an organisation's name when it comes first, as other languages name
+# hospitals and clinics ("Hospital Özel Karşıyaka", "Clínica San Rafael", "Hôpital Nord",
+# "Hospice Ōhiwa Coast"): a model marked the rest of the name and left that word out.
+_LEADING_HEADS = frozenset(
+    """
+    hospital hospice hôpital hopital clínica clinica clinique klinik klinikum policlínica policlinica
+    policlinico poliklinik ospedale sanatorio sanatorium
+    """.split()
+)
+_HEAD_WORD_BEFORE = re.compile(r"(\w[\w'’-]*)[ \t]+$")
+
+
+def _leading_head(text: str, start: int) -> int | None:
+    """Where a capitalised head word that begins an organisation's name starts, when it stands
+    right before ``start`` (one space) and does not itself end the capitalised name before it
+    ("Whangārei Hospital" + "Özel" is not "Hospital Özel"); None otherwise."""
+    j = start - 1
+    if j < 1 or text[j] not in " \t":
+        return None
+    k = j
+    while k > 0 and text[k - 1].isalpha():
+        k -= 1
+    word = text[k:j]
+    if not word or not word[0].isupper() or word.casefold() not in _LEADING_HEADS:
+        return None
+    if k > 0 and (text[k - 1].isalnum() or text[k - 1] in "-'’."):
+        return None
+    before = _HEAD_WORD_BEFORE.search(text, max(0, k - 40), k)
+    if before is not None and before.group(1)[0].isupper() and "\n" not in text[before.start() : k]:
+        return None
+    return k
+
+
 def _org_end(text: str, end: int) -> int | None:
     """Where an organisation's name ends when the capitalised words after ``end`` are its
     ending: link words, then a head word ("Medical Centre", "Center"); None if they are not."""
@@ -167,6 +200,12 @@ def _widen_organisations(text: str, ordered: list[Span]) -> list[Span]:
     for i, s in enumerate(ordered):
         if i in skip:
             continue
+        if (
+            s.category in (Category.NAME, *_PLACES)
+            and (lead := _leading_head(text, s.start)) is not None
+            and (not out or out[-1].end <= lead)
+        ):
+            s = _as_organisation(s, start=lead)  # "Hospital" + "Özel Karşıyaka"
         if s.category is Category.NAME and (head := _NEXT_WORD.match(text, s.end)) is not None and head.group(1).casefold() in _NAMED_FOR_HEADS:
             nxt = ordered[i + 1] if i + 1 < len(ordered) else None
             if nxt is not None and (nxt.start, nxt.end) == (head.start(1), head.end()) and nxt.category in _PLACES:

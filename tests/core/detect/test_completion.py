@@ -975,3 +975,30 @@ def test_name_pieces_inside_a_user_name_become_the_whole_handle_once():
     # capitalised run-together sentences are no handle
     run_on = "Seen by Dr Smith.Plan: review"
     assert [run_on[s.start : s.end] for s in whole_handles(run_on, [span(run_on, "Smith", Category.NAME)])] == ["Smith"]
+
+
+@pytest.mark.parametrize(
+    "text, value, category, whole",
+    [
+        # a name of another language's hospital, of which a model marked all but its first word
+        ("Previous DVT after L TKR in 2019 (at Hospital Özel Karşıyaka, Izmir)", "Özel Karşıyaka", Category.NAME, "Hospital Özel Karşıyaka"),
+        ("transferred from Clínica San Rafael de Alcalá", "San Rafael de Alcalá", Category.ORGANIZATION, "Clínica San Rafael de Alcalá"),
+        ("Hospice Ōhiwa Coast -- Community team", "Ōhiwa Coast", Category.LOCATION, "Hospice Ōhiwa Coast"),
+    ],
+)
+def test_a_head_word_that_begins_an_organisations_name_is_part_of_it(text, value, category, whole):
+    out = complete(text, [span(text, value, category)])
+    assert [(text[s.start : s.end], s.category) for s in out] == [(whole, Category.ORGANIZATION)]
+
+
+@pytest.mark.parametrize(
+    "text, value, category",
+    [
+        ("seen at Whangārei Hospital Kamo clinic", "Kamo", Category.LOCATION),  # "Hospital" ends the name before it
+        ("admitted to hospital Tuesday, Mere visited", "Mere", Category.NAME),  # lower case: no name's head
+        ("Hospital: Te Puke", "Te Puke", Category.LOCATION),  # a label, not a name's first word
+    ],
+)
+def test_a_head_word_that_ends_another_name_or_is_a_label_stays_out(text, value, category):
+    out = complete(text, [span(text, value, category)])
+    assert [(text[s.start : s.end], s.category) for s in out] == [(value, category)]
