@@ -184,10 +184,8 @@ def test_the_result_event_reads_back_into_an_outcome():
     assert RetrainOutcome.from_json(event) == outcome
 
 
-def test_a_retrain_from_a_shipped_member_replaces_that_member_only(tmp_path, monkeypatch):
-    """Two transformer members ship; the retrained model takes the place of the one it was
-    fine-tuned from and the other keeps voting with its shipped weights (two copies of one
-    model would outvote the rest of the ensemble)."""
+def two_member_workspace(tmp_path, monkeypatch):
+    """A workspace with six reviewed notes and an ensemble of two shipped tiny members."""
     from deid_desktop.core.models.tiny import build_tiny_model
 
     shipped = tmp_path / "models"
@@ -202,20 +200,29 @@ def test_a_retrain_from_a_shipped_member_replaces_that_member_only(tmp_path, mon
         body += f'[[member]]\nname = "{name}"\ntype = "transformer"\nmodel = "{name}"\nquantize = false\n\n'
     (tmp_path / "two.toml").write_text(body, encoding="utf-8")
     w.set_setting(SETTING_ENSEMBLE, str(tmp_path / "two.toml"))
+    return w
 
-    out = retrain(w, RetrainSettings(**FAST))
+
+@pytest.mark.parametrize("member, replaced, kept", [(None, "minilm-balanced", "minilm-imbalanced"), ("minilm-imbalanced", "minilm-imbalanced", "minilm-balanced")])
+def test_a_retrain_from_a_shipped_member_replaces_that_member_only(tmp_path, monkeypatch, member, replaced, kept):
+    """Two transformer members ship; the retrained model takes the place of the one it was
+    fine-tuned from (the first, or the one ``member`` names) and the other keeps voting with
+    its shipped weights (two copies of one model would outvote the rest of the ensemble)."""
+    w = two_member_workspace(tmp_path, monkeypatch)
+
+    out = retrain(w, RetrainSettings(**FAST, member=member))
     new = w.list_model_versions()[-1]
-    assert new.metrics["members"] == ["minilm-balanced"]
-    assert new.metrics["previous_model"] == "minilm-balanced"
+    assert new.metrics["members"] == [replaced]
+    assert new.metrics["previous_model"] == replaced
     activate(w, out.model_version_id)
     overrides, _ = workspace_ensemble_settings(w.path)
-    assert overrides == {"minilm-balanced": out.path}
+    assert overrides == {replaced: out.path}
     members = Ensemble.from_config(EnsembleConfig.load(tmp_path / "two.toml"), model_overrides=overrides).describe()["members"]
-    assert members["minilm-balanced"]["path"] == out.path
-    assert members["minilm-imbalanced"]["path"] != out.path
+    assert members[replaced]["path"] == out.path
+    assert members[kept]["path"] != out.path
     # the next retrain continues from the active version and replaces the same member
     retrain(w, RetrainSettings(**FAST))
-    assert w.list_model_versions()[-1].metrics["members"] == ["minilm-balanced"]
+    assert w.list_model_versions()[-1].metrics["members"] == [replaced]
     w.close()
 
 
@@ -228,36 +235,6 @@ def test_too_few_reviewed_documents_to_compare_are_all_trained_on(ws):
     assert any("all were trained on" in n for n in out.notes)
     run = ws.list_training_runs()[-1]
     assert run.settings["heldout_documents"] == [] and len(run.settings["train_documents"]) == 6
-
-
-def test_a_first_retrain_can_start_from_the_member_named(tmp_path, monkeypatch):
-    """``member`` names the shipped member a first retrain fine-tunes and replaces; the other
-    keeps its shipped weights, and a later retrain continues from the active version."""
-    from deid_desktop.core.models.tiny import build_tiny_model
-
-    shipped = tmp_path / "models"
-    build_tiny_model(shipped / "minilm-balanced", hidden=32, layers=1, heads=2)
-    build_tiny_model(shipped / "minilm-imbalanced", hidden=32, layers=1, heads=2)
-    monkeypatch.setenv("DEID_MODELS", str(shipped))
-    w = open_workspace(tmp_path)
-    for i in range(6):
-        add_note(w, i)
-    body = '[ensemble]\nstrategy = "majority"\n\n'
-    for name in ("minilm-balanced", "minilm-imbalanced"):
-        body += f'[[member]]\nname = "{name}"\ntype = "transformer"\nmodel = "{name}"\nquantize = false\n\n'
-    (tmp_path / "two.toml").write_text(body, encoding="utf-8")
-    w.set_setting(SETTING_ENSEMBLE, str(tmp_path / "two.toml"))
-
-    out = retrain(w, RetrainSettings(**FAST, member="minilm-imbalanced"))
-    new = w.list_model_versions()[-1]
-    assert new.metrics["members"] == ["minilm-imbalanced"]
-    assert new.metrics["previous_model"] == "minilm-imbalanced"
-    activate(w, out.model_version_id)
-    overrides, _ = workspace_ensemble_settings(w.path)
-    assert overrides == {"minilm-imbalanced": out.path}
-    retrain(w, RetrainSettings(**FAST))
-    assert w.list_model_versions()[-1].metrics["members"] == ["minilm-imbalanced"]
-    w.close()
 
 
 def test_a_member_that_is_not_in_the_ensemble_is_refused(ws):
