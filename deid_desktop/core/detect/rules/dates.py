@@ -8,6 +8,7 @@ from ...categories import Category
 from ...spans import Span
 from ..base import register
 from ..calendar_words import MAORI_MONTHS, MAORI_TRADITIONAL_MONTHS, MAORI_WEEKDAYS
+from ..lexicons import clinical_acronyms
 from .common import RuleDetector, before, keep_longest, trie_regex, unit_follows
 
 _MONTH_WORDS = [
@@ -86,6 +87,10 @@ _YEAR_CONTEXT = re.compile(r"\b(?:in|since|from|until|till|during|circa|c\.|year
 _EVENT_YEAR_CONTEXT = re.compile(
     r"\b(?:dx|dx'?d|diagnosed|onset|born|died|retired|emigrated|migrated|married|widowed|divorced|quit)[\s-]*$", re.I
 )
+# A history's procedure or illness written as its abbreviation, then its year ("L hip ORIF
+# 2023", "SVD 2017, LSCS 2021", "CABG 2015"): most likely the year of an event of the
+# patient's (the abbreviations of resources/dictionaries/clinical_acronyms.txt, in capitals).
+_ACRONYM_BEFORE_YEAR = re.compile(r"(?<![\w/.-])([A-Z]{2,6})[ \t]+$")
 # UK shorthand: 3/12 = three months, 2/52 = two weeks, 5/7 = five days, 4/24 = four hours.
 _DURATION_DENOMINATORS = {"12", "52", "7", "24"}
 _NOT_A_DATE_AFTER = re.compile(r"\s*(?:ago|tabs?|tablets?|power|strength|weeks?|days?|months?|hrs?|hours?|times|doses?|x|of)\b")
@@ -159,6 +164,8 @@ class DateDetector(RuleDetector):
                 add(m.start(), m.end(), 0.75, full=True)
             elif _YEAR_CONTEXT.search(before(text, m.start(), 15)):
                 add(m.start(), m.end(), 0.6)
+            elif (a := _ACRONYM_BEFORE_YEAR.search(text, max(0, m.start() - 12), m.start())) is not None and a.group(1) in clinical_acronyms():
+                add(m.start(), m.end(), 0.7)  # a vote: "GCS 2015" would need a model to agree
         pairs = [m for m in _DATE_THEN_BP.finditer(text) if _bp_after_date(m)]
         for k, m in enumerate(pairs):
             # the line before the pair, as far as a log's label could stand (not all of a huge line)

@@ -286,3 +286,20 @@ def test_months_in_a_lower_case_message_are_dates(text, expected):
 @pytest.mark.parametrize("text", ["dose 2 may be given later", "the 3 march past the ward", "walk for may help"])
 def test_may_and_march_in_lower_case_stay_verbs(text):
     assert texts("date", text) == []
+
+
+@pytest.mark.parametrize(
+    "text, year",
+    [("PMHx: Parkinson's disease, L hip ORIF 2023, dysphagia.", "2023"), ("G3 P2 (SVD 2017, LSCS 2021 for distress)", "2021"),
+     ("CABG 2015, on aspirin.", "2015")],
+)
+def test_a_year_after_a_procedures_abbreviation_is_a_date_vote(text, year):
+    """"LSCS 2021": one model found the year, the other did not, and with no rule beside it
+    the vote dropped it, so the year of the patient's operation went out in the export."""
+    spans = [s for s in run("date", text) if text[s.start : s.end] == year]
+    assert len(spans) == 1 and not spans[0].validated
+
+
+def test_a_year_after_capitals_that_are_no_clinical_abbreviation_is_not_a_date():
+    assert texts("date", "Ref XQZ 2021 filed.") == []
+    assert texts("date", "Dose TKA 2000 mg.") == []
